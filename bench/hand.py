@@ -1,0 +1,215 @@
+"""Hand analysis speed, side by side with the `mahjong` package (PyPI) in one process.
+
+    python bench/hand.py            # full run (a minute or two)
+    python bench/hand.py --quick    # small sets, to check that it runs
+    python bench/hand.py --json     # machine-readable
+
+Both libraries get the same fixed-seed hands as 34-count lists. Each measurement is the best of
+several passes over its set (the machines are shared and noisy), and what matters is the ratio.
+
+Before timing, hupai's per-suit tables are warmed on a *different* set of hands drawn the same way, so
+the timed passes see the steady state of a long-running process (most suit shapes known) rather
+than the same hands twice; how many suit shapes were new in the timed sets is reported.
+
+Targets (issue 2): win check >= 5x `Agari.is_agari`, shanten >= 20x `Shanten.calculate_shanten`
+(standard form and seven pairs, the forms both define), waits of ready hands >= 20x 34 `Agari` calls.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+
+from mahjong.agari import Agari
+from mahjong.shanten import Shanten
+
+from hupai.hand import is_win, shanten, waits
+from hupai.hand import tables as hand_tables
+
+NUM_KINDS = 34
+SEED = 2026
+WARM_SEED = 4242
+
+Hand = list[int]
+
+
+def _random_hand(rng: random.Random, size: int) -> Hand:
+    counts = [0] * NUM_KINDS
+    for tile in rng.sample(range(4 * NUM_KINDS), size):
+        counts[tile // 4] += 1
+    return counts
+
+
+def _complete_hand(rng: random.Random) -> Hand:
+    while True:
+        counts = [0] * NUM_KINDS
+        for _ in range(4):
+            if rng.random() < 0.35:
+                counts[rng.randrange(NUM_KINDS)] += 3
+            else:
+                start = rng.randrange(3) * 9 + rng.randrange(7)
+                for tile in range(start, start + 3):
+                    counts[tile] += 1
+        counts[rng.randrange(NUM_KINDS)] += 2
+        if max(counts) <= 4:
+            return counts
+
+
+def _minus_one(rng: random.Random, counts: Hand) -> Hand:
+    out = counts[:]
+    out[rng.choice([tile for tile in range(NUM_KINDS) if out[tile]])] -= 1
+    return out
+
+
+def _plus_one(rng: random.Random, counts: Hand) -> Hand:
+    out = counts[:]
+    while True:
+        tile = rng.randrange(NUM_KINDS)
+        if out[tile] < 4:
+            out[tile] += 1
+            return out
+
+
+def hand_sets(seed: int, size: int) -> dict[str, list[Hand]]:
+    rng = random.Random(seed)
+    complete = [_complete_hand(rng) for _ in range(size)]
+    ready = [_minus_one(rng, hand) for hand in complete]
+    return {
+        "random 14": [_random_hand(rng, 14) for _ in range(size)],
+        "random 13": [_random_hand(rng, 13) for _ in range(size)],
+        "complete 14": complete,
+        "ready 13": ready,
+        "ready + draw 14": [_plus_one(rng, hand) for hand in ready],
+    }
+
+
+def agari_waits(counts: Hand) -> list[int]:
+    """The reference way to find waits: try each of the 34 kinds with `Agari.is_agari`."""
+    found = []
+    for tile in range(NUM_KINDS):
+        if counts[tile] < 4:
+            counts[tile] += 1
+            if Agari.is_agari(counts):
+                found.append(tile)
+            counts[tile] -= 1
+    return found
+
+
+def reference_shanten(counts: Hand) -> int:
+    return Shanten.calculate_shanten(counts, use_chiitoitsu=True, use_kokushi=False)
+
+
+def best_time(function: Callable[[Hand], object], hands: Sequence[Hand], repeats: int) -> float:
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        for hand in hands:
+            function(hand)
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+@dataclass
+class Row:
+    operation: str
+    hands: str
+    count: int
+    hupai_per_s: float
+    mahjong_per_s: float
+    ratio: float
+    target: float
+
+
+MEASUREMENTS: list[tuple[str, str, Callable[[Hand], object], Callable[[Hand], object], float]] = [
+    ("win check", "complete 14", is_win, Agari.is_agari, 5.0),
+    ("win check", "ready + draw 14", is_win, Agari.is_agari, 5.0),
+    ("win check", "random 14", is_win, Agari.is_agari, 5.0),
+    ("shanten", "random 13", shanten, reference_shanten, 20.0),
+    ("shanten", "random 14", shanten, reference_shanten, 20.0),
+    ("shanten", "ready 13", shanten, reference_shanten, 20.0),
+    ("waits", "ready 13", waits, agari_waits, 20.0),
+]
+
+
+def run(size: int, repeats: int) -> tuple[list[Row], dict[str, int]]:
+    warm = hand_sets(WARM_SEED, size)
+    for hands in warm.values():
+        for hand in hands:
+            shanten(hand)
+            if sum(hand) % 3 == 1:
+                waits(hand)
+    known = len(hand_tables.SUIT_VECTOR_IDS)
+    timed = hand_sets(SEED, size)
+    rows = []
+    for operation, name, ours, theirs, target in MEASUREMENTS:
+        hands = timed[name]
+        our_time = best_time(ours, hands, repeats)
+        their_time = best_time(theirs, hands, repeats)
+        rows.append(
+            Row(
+                operation,
+                name,
+                len(hands),
+                len(hands) / our_time,
+                len(hands) / their_time,
+                their_time / our_time,
+                target,
+            )
+        )
+    tables = {
+        "suit shapes known after warm-up": known,
+        "suit shapes new in the timed sets": len(hand_tables.SUIT_VECTOR_IDS) - known,
+        "distinct distance vectors": len(hand_tables.VECTORS),
+        "combined pairs remembered": len(hand_tables.COMBINED),
+    }
+    return rows, tables
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--quick", action="store_true", help="small sets and one pass (smoke test)")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.add_argument("--size", type=int, default=20_000, help="hands per set (default 20000)")
+    parser.add_argument("--repeats", type=int, default=5, help="passes per measurement; the best counts")
+    arguments = parser.parse_args(argv)
+    size, repeats = (300, 1) if arguments.quick else (arguments.size, arguments.repeats)
+    rows, tables = run(size, repeats)
+    if arguments.json:
+        print(json.dumps({"rows": [asdict(row) for row in rows], "tables": tables}, indent=2))
+        return 0
+    print(
+        f"hupai hand analysis vs mahjong {_mahjong_version()} — Python {platform.python_version()}, "
+        f"{size} hands per set, best of {repeats}"
+    )
+    header = (
+        f"{'operation':<11} {'hands':<16} {'hupai calls/s':>14} {'mahjong calls/s':>16} {'ratio':>7}  target"
+    )
+    print(header)
+    print("-" * len(header))
+    for row in rows:
+        met = "met" if row.ratio >= row.target else "short"
+        print(
+            f"{row.operation:<11} {row.hands:<16} {row.hupai_per_s:>14,.0f} {row.mahjong_per_s:>16,.0f} "
+            f"{row.ratio:>6.1f}x  {row.target:.0f}x {met}"
+        )
+    for name, value in tables.items():
+        print(f"{name}: {value:,}")
+    return 0
+
+
+def _mahjong_version() -> str:
+    from importlib.metadata import version
+
+    return version("mahjong")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,3 @@
+from hupai.cli import main
+
+main()

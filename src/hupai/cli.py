@@ -1,0 +1,186 @@
+"""The ``hupai`` command line (Typer + Rich)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Annotated, NoReturn
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from hupai import __version__
+from hupai.hand import HandSizeError, decompositions, is_win, shanten, waits
+from hupai.hand.efficiency import DiscardOption, accepting_tiles, discard_options, unseen_counts
+from hupai.tiles import NUM_KINDS, NotationError, format_tiles, parse_counts, parse_tiles, tile_name
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    help="hupai (胡牌): Chinese regional mahjong — hand analysis and tools.",
+)
+console = Console(highlight=False)
+errors = Console(stderr=True, highlight=False)
+
+_USAGE_ERROR = 2
+
+
+def _fail(message: str) -> NoReturn:
+    """One line on stderr and exit status 2: bad input is the user's to fix, not a crash."""
+    errors.print(f"[bold red]error:[/] {message}", soft_wrap=True)
+    raise typer.Exit(_USAGE_ERROR)
+
+
+def shanten_label(value: int) -> str:
+    """The Chinese and English name of a shanten number."""
+    if value < 0:
+        return "和牌 complete"
+    if value == 0:
+        return "听牌 ready (0)"
+    return f"{value}向听 {value} away"
+
+
+def _names(tiles: Sequence[int]) -> str:
+    return " ".join(tile_name(tile) for tile in tiles)
+
+
+def _tile_cell(tile: int) -> str:
+    return f"{format_tiles([tile])} {tile_name(tile)}"
+
+
+def _accepting_cell(accepting: Sequence[tuple[int, int]]) -> str:
+    return " ".join(f"{format_tiles([kind])}×{copies}" for kind, copies in accepting)
+
+
+def _print_hand(counts: list[int], jokers: int) -> None:
+    tiles = [tile for tile, count in enumerate(counts) for _ in range(count)]
+    wild = f"  + {jokers} 赖子 wildcard{'s' if jokers != 1 else ''}" if jokers else ""
+    console.print(f"[bold]{format_tiles(tiles)}[/]{wild}")
+    console.print(_names(tiles))
+
+
+def _print_waits(counts: list[int], unseen: list[int], value: int, melds: int | None, jokers: int) -> None:
+    console.print(f"向听 shanten: [bold]{shanten_label(value)}[/]")
+    if value == 0:
+        found = waits(counts, melds=melds, jokers=jokers)
+        table = Table(title="听牌 waits", title_justify="left")
+        table.add_column("tile")
+        table.add_column("unseen 剩余", justify="right")
+        for kind in found:
+            table.add_row(_tile_cell(kind), str(unseen[kind]))
+        console.print(table)
+        console.print(f"{len(found)} kind(s), {sum(unseen[kind] for kind in found)} tile(s) unseen")
+        return
+    accepting = accepting_tiles(counts, unseen=unseen, melds=melds, jokers=jokers)
+    console.print(
+        f"进张 improving tiles: {_accepting_cell(accepting)}  "
+        f"({len(accepting)} kind(s), {sum(copies for _, copies in accepting)} tile(s))"
+    )
+
+
+def _print_complete(counts: list[int], jokers: int) -> None:
+    console.print("向听 shanten: [bold green]和牌 complete[/]")
+    table = Table(title="读法 readings", title_justify="left")
+    table.add_column("#", justify="right")
+    table.add_column("form")
+    table.add_column("groups")
+    for number, reading in enumerate(decompositions(counts, jokers=jokers), start=1):
+        form = "七对 seven pairs" if reading.pair is None else "四组一对 sets + pair"
+        table.add_row(str(number), form, str(reading))
+    console.print(table)
+
+
+def _print_discards(options: Sequence[DiscardOption]) -> None:
+    table = Table(title="打牌 discards (best first)", title_justify="left")
+    table.add_column("discard 打")
+    table.add_column("shanten 向听")
+    table.add_column("improving tiles 进张")
+    table.add_column("tiles", justify="right")
+    for option in options:
+        table.add_row(
+            _tile_cell(option.discard),
+            shanten_label(option.shanten),
+            _accepting_cell(option.accepting),
+            str(option.accepting_count),
+        )
+    console.print(table)
+
+
+@app.command()
+def hand(
+    tiles: Annotated[
+        str, typer.Argument(help='The concealed hand in mpsz notation, e.g. "1233m456p789s11z".')
+    ],
+    seen: Annotated[
+        str, typer.Option(help="Tiles seen elsewhere (discards, melds), not counted as unseen.")
+    ] = "",
+    melds: Annotated[
+        int | None, typer.Option(help="Sets already declared; inferred from the tile count when left out.")
+    ] = None,
+    jokers: Annotated[int, typer.Option(help="Wildcards (赖子) held besides the tiles.")] = 0,
+) -> None:
+    """Analyse a hand: shanten, waits with unseen counts, and for 14 tiles every discard."""
+    try:
+        counts = parse_counts(tiles)
+        seen_tiles = parse_tiles(seen)
+        current = shanten(counts, melds=melds, jokers=jokers)  # also checks the tile count
+    except (NotationError, HandSizeError) as error:
+        _fail(f"{tiles if isinstance(error, HandSizeError) else error.text!r}: {error}")
+    _print_hand(counts, jokers)
+    unseen = unseen_counts(counts, seen_tiles)
+    if (sum(counts) + jokers) % 3 == 1:
+        _print_waits(counts, unseen, current, melds, jokers)
+    elif current < 0:
+        _print_complete(counts, jokers)
+    else:
+        console.print(f"向听 shanten: [bold]{shanten_label(current)}[/]")
+        _print_discards(discard_options(counts, unseen=unseen, jokers=jokers))
+
+
+@app.command()
+def demo(
+    seed: Annotated[
+        int, typer.Option(help="Seed for the shuffle; the same seed plays the same game.")
+    ] = 2026,
+    max_draws: Annotated[int, typer.Option(help="Stop after this many draws.")] = 60,
+) -> None:
+    """Solitaire demonstration: deal 13 tiles, then draw and discard by tile efficiency until it wins."""
+    rng = random.Random(seed)
+    wall = [kind for kind in range(NUM_KINDS) for _ in range(4)]
+    rng.shuffle(wall)
+    counts = [0] * NUM_KINDS
+    for tile in wall[:13]:
+        counts[tile] += 1
+    seen: list[int] = []
+    console.print(f"[bold]hupai {__version__}[/] — 牌效 demo, seed {seed}")
+    _print_hand(counts, 0)
+    console.print(f"向听 shanten: {shanten_label(shanten(counts))}\n")
+    for draw_number, drawn in enumerate(wall[13 : 13 + max_draws], start=1):
+        counts[drawn] += 1
+        if is_win(counts):
+            console.print(f"{draw_number:>2}. draw {_tile_cell(drawn)} → [bold green]自摸 win![/]")
+            _print_complete(counts, 0)
+            return
+        best = discard_options(counts, unseen=unseen_counts(counts, seen))[0]
+        counts[best.discard] -= 1
+        seen.append(best.discard)
+        console.print(
+            f"{draw_number:>2}. draw {_tile_cell(drawn)}, discard {_tile_cell(best.discard)} → "
+            f"{shanten_label(best.shanten)}, {best.accepting_count} improving tiles"
+        )
+    console.print("The wall ran out before the hand won (荒庄).")
+
+
+@app.callback(invoke_without_command=True)
+def _root(
+    version: Annotated[bool, typer.Option("--version", help="Print the version and exit.")] = False,
+) -> None:
+    if version:
+        console.print(f"hupai {__version__}")
+        raise typer.Exit()
+
+
+def main() -> None:
+    """Console entry point."""
+    app()

@@ -1,0 +1,294 @@
+"""Win check, shanten and waits on 34-count vectors, with optional wildcards (赖子).
+
+Forms: the standard form (sets and one pair; sets are pungs or runs) and seven pairs, where a four of
+a kind held in hand counts as two pairs (the Chinese rule; in riichi it would count once).
+Seven pairs needs a concealed hand of 14 (no melds).
+
+``jokers`` counts wildcards held besides ``counts``; each may stand for any tile, but a reading never
+uses a kind more than four times (a wildcard cannot be a fifth copy).
+
+``melds`` is the number of sets already declared (pung, kong); the concealed hand then holds
+``13 - 3 * melds`` or ``14 - 3 * melds`` tiles, jokers included. Left out, it is inferred from the
+tile count.
+
+>>> from hupai.tiles import parse_counts
+>>> shanten(parse_counts("123m456p789s1122z"))
+0
+>>> waits(parse_counts("123m456p789s1122z"))
+[27, 28]
+>>> is_win(parse_counts("1122334455667m"), jokers=1)
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from hupai.hand import tables
+from hupai.hand.tables import (
+    COMPLETE_HONOURS,
+    COMPLETE_SUIT,
+    FULL_HAND_INDEX,
+    HONOUR_VECTOR_IDS,
+    PAIRS_INDEX,
+    SUIT_VECTOR_IDS,
+    TILES_INDEX,
+    VECTORS,
+    WIN_HONOURS,
+    WIN_SUIT,
+)
+from hupai.tiles import NUM_KINDS
+
+__all__ = [
+    "HandSizeError",
+    "is_win",
+    "seven_pairs_shanten",
+    "shanten",
+    "standard_shanten",
+    "waits",
+]
+
+_MAX_TILES = 14
+_MOST_SETS = 4 * tables.SETS_UNIT
+
+
+class HandSizeError(ValueError):
+    """The counts, jokers and melds do not add up to a concealed hand of 1-14 tiles."""
+
+
+def _check_shape(counts: Sequence[int], jokers: int, melds: int | None, *, waiting: bool) -> None:
+    """Raise a clear error for a hand that cannot exist. Only called when the fast checks fail."""
+    if len(counts) != NUM_KINDS:
+        raise HandSizeError(f"a counts vector has {NUM_KINDS} entries, not {len(counts)}")
+    if jokers < 0:
+        raise HandSizeError(f"jokers cannot be negative ({jokers})")
+    for kind, count in enumerate(counts):
+        if not 0 <= count <= tables.COPIES:
+            raise HandSizeError(f"kind {kind} has {count} copies; each kind has 0 to {tables.COPIES}")
+    total = sum(counts) + jokers
+    if total % 3 == 0 or total > _MAX_TILES:
+        raise HandSizeError(
+            f"{total} tiles is not a hand: a concealed hand holds 3n+1 tiles while waiting "
+            "(13, 10, 7, 4, 1) or 3n+2 after drawing (14, 11, 8, 5, 2)"
+        )
+    if waiting and total % 3 != 1:
+        raise HandSizeError(f"{total} tiles: waits are asked of a hand of 13, 10, 7, 4 or 1 tiles")
+    implied = (_MAX_TILES - total) // 3
+    if melds is not None and melds != implied:
+        raise HandSizeError(f"{total} concealed tiles go with {implied} melds, not {melds}")
+
+
+def _hand_vector(counts: Sequence[int]) -> tuple[int, ...]:
+    """The combined distance vector of the whole hand (see :mod:`hupai.hand.tables`)."""
+    suit_ids = SUIT_VECTOR_IDS
+    config = tuple(counts[0:9])
+    a = suit_ids.get(config)
+    if a is None:
+        a = tables.suit_vector_id(config)
+    config = tuple(counts[9:18])
+    b = suit_ids.get(config)
+    if b is None:
+        b = tables.suit_vector_id(config)
+    config = tuple(counts[18:27])
+    c = suit_ids.get(config)
+    if c is None:
+        c = tables.suit_vector_id(config)
+    config = tuple(counts[27:34])
+    z = HONOUR_VECTOR_IDS.get(config)
+    if z is None:
+        z = tables.honour_vector_id(config)
+    combined = tables.COMBINED
+    ab = combined.get(a << 24 | b)
+    if ab is None:
+        ab = tables.combine(a, b)
+    abc = combined.get(ab << 24 | c)
+    if abc is None:
+        abc = tables.combine(ab, c)
+    whole = combined.get(abc << 24 | z)
+    if whole is None:
+        whole = tables.combine(abc, z)
+    return VECTORS[whole]
+
+
+def _seven_pairs_distance(pairs: int, singles: int, jokers: int) -> int:
+    """Tiles to add (replacing others) to hold seven pairs; wildcards first match singles, then each other."""
+    matched = min(jokers, singles)
+    return 7 - pairs - matched - (jokers - matched) // 2
+
+
+def shanten(counts: Sequence[int], *, melds: int | None = None, jokers: int = 0) -> int:
+    """Tiles away from ready: -1 complete, 0 ready (听牌), 1 one away, … — the best of both forms.
+
+    >>> from hupai.tiles import parse_counts
+    >>> shanten(parse_counts("19m19p19s1234567z"))  # no pair at all: seven pairs is six away
+    6
+    """
+    if jokers or melds is not None:
+        return _shanten(counts, _hand_vector(counts), melds, jokers)
+    # The lookups of _hand_vector without its fill-on-miss steps: this is the hottest call of every
+    # bot, and subscripts are cheaper than .get. A part or pair never seen goes the long way once.
+    suit_ids = SUIT_VECTOR_IDS
+    combined = tables.COMBINED
+    try:
+        ab = combined[suit_ids[tuple(counts[0:9])] << 24 | suit_ids[tuple(counts[9:18])]]
+        abc = combined[ab << 24 | suit_ids[tuple(counts[18:27])]]
+        vector = VECTORS[combined[abc << 24 | HONOUR_VECTOR_IDS[tuple(counts[27:34])]]]
+    except KeyError:
+        vector = _hand_vector(counts)
+    if 13 <= vector[TILES_INDEX] <= _MAX_TILES and len(counts) == NUM_KINDS:
+        return vector[FULL_HAND_INDEX]
+    return _shanten(counts, vector, melds, jokers)
+
+
+def _shanten(counts: Sequence[int], vector: tuple[int, ...], melds: int | None, jokers: int) -> int:
+    real = vector[TILES_INDEX]
+    total = real + jokers
+    if total % 3 == 0 or total > _MAX_TILES or melds is not None or jokers < 0 or len(counts) != NUM_KINDS:
+        _check_shape(counts, jokers, melds, waiting=False)
+    sets = total // 3
+    best = vector[2 * sets + 1] - jokers - 1
+    if sets == 4 and best >= 0:
+        pairs = vector[PAIRS_INDEX]
+        seven = _seven_pairs_distance(pairs, real - 2 * pairs, jokers) - 1
+        if seven < best:
+            return seven
+    return best
+
+
+def standard_shanten(counts: Sequence[int], *, melds: int | None = None, jokers: int = 0) -> int:
+    """Shanten of the standard form alone (sets and a pair)."""
+    _check_shape(counts, jokers, melds, waiting=False)
+    vector = _hand_vector(counts)
+    return vector[2 * ((vector[TILES_INDEX] + jokers) // 3) + 1] - jokers - 1
+
+
+def seven_pairs_shanten(counts: Sequence[int], *, jokers: int = 0) -> int:
+    """Shanten of seven pairs alone (a concealed hand of 13 or 14; four of a kind is two pairs)."""
+    _check_shape(counts, jokers, None, waiting=False)
+    real = sum(counts)
+    if real + jokers < 13:
+        raise HandSizeError("seven pairs needs a concealed hand of 13 or 14 tiles")
+    pairs = sum(count // 2 for count in counts)
+    return _seven_pairs_distance(pairs, real - 2 * pairs, jokers) - 1
+
+
+def is_win(counts: Sequence[int], *, jokers: int = 0) -> bool:
+    """Whether the concealed tiles (plus ``jokers``) are a complete hand: 3n+2 tiles forming n sets
+    and a pair, or, with 14 tiles, seven pairs.
+
+    >>> from hupai.tiles import parse_counts
+    >>> is_win(parse_counts("11223344556677m")), is_win(parse_counts("11112233445566m"))
+    (True, True)
+    """
+    if jokers:
+        return _is_win_with_jokers(counts, jokers)
+    # Honours first: a stray honour is the commonest reason a hand is not complete.
+    z = WIN_HONOURS.get(tuple(counts[27:34]))
+    if z is None:
+        return False
+    a = WIN_SUIT.get(tuple(counts[0:9]))
+    if a is None:
+        return False
+    b = WIN_SUIT.get(tuple(counts[9:18]))
+    if b is None:
+        return False
+    c = WIN_SUIT.get(tuple(counts[18:27]))
+    if c is None:
+        return False
+    whole = a + b + c + z
+    if len(counts) != NUM_KINDS:
+        _check_shape(counts, 0, None, waiting=False)
+    # Each standard part adds 8 per set and 1 per pair: one pair and at most four sets in all.
+    standard = whole & (tables.NOT_EVEN - 1)
+    if standard <= _MOST_SETS + 1 and standard & 7 == 1:
+        return True
+    # Every part all pairs: seven pairs when there are fourteen tiles.
+    return whole < tables.NOT_EVEN and sum(counts) == _MAX_TILES
+
+
+def _is_win_with_jokers(counts: Sequence[int], jokers: int) -> bool:
+    vector = _hand_vector(counts)
+    real = vector[TILES_INDEX]
+    total = real + jokers
+    if jokers < 0 or len(counts) != NUM_KINDS:
+        _check_shape(counts, jokers, None, waiting=False)
+    if total % 3 != 2 or total > _MAX_TILES:
+        return False
+    sets = total // 3
+    # Wildcards fill exactly the missing tiles, so the hand is complete when that number is theirs.
+    if vector[2 * sets + 1] == jokers:
+        return True
+    pairs = vector[PAIRS_INDEX]
+    return sets == 4 and _seven_pairs_distance(pairs, real - 2 * pairs, jokers) == 0
+
+
+def waits(counts: Sequence[int], *, melds: int | None = None, jokers: int = 0) -> list[int]:
+    """The kinds whose next copy completes a hand of 13, 10, 7, 4 or 1 concealed tiles (jokers included).
+
+    A kind the hand already holds four of is never a wait. Copies in melds or elsewhere on the table
+    are not known here; callers that know them filter the result.
+    """
+    total = sum(counts) + jokers
+    if total % 3 != 1 or total > _MAX_TILES or melds is not None or jokers or len(counts) != NUM_KINDS:
+        _check_shape(counts, jokers, melds, waiting=True)
+        if jokers:
+            return _waits_with_jokers(counts, jokers)
+    man = tuple(counts[0:9])
+    pin = tuple(counts[9:18])
+    sou = tuple(counts[18:27])
+    honours = tuple(counts[27:34])
+    man_value = COMPLETE_SUIT.get(man)
+    pin_value = COMPLETE_SUIT.get(pin)
+    sou_value = COMPLETE_SUIT.get(sou)
+    honour_value = COMPLETE_HONOURS.get(honours)
+    found: list[int] = []
+    # The added tile joins one part; every other part must already be complete, and the hand then
+    # holds exactly one pair (value & 7 == 1).
+    if man_value is None:
+        if pin_value is not None and sou_value is not None and honour_value is not None:
+            others = pin_value + sou_value + honour_value
+            found.extend(kind for kind, value in tables.suit_waits(man) if (others + value) & 7 == 1)
+    elif pin_value is None:
+        if sou_value is not None and honour_value is not None:
+            others = man_value + sou_value + honour_value
+            found.extend(9 + kind for kind, value in tables.suit_waits(pin) if (others + value) & 7 == 1)
+    elif sou_value is None:
+        if honour_value is not None:
+            others = man_value + pin_value + honour_value
+            found.extend(18 + kind for kind, value in tables.suit_waits(sou) if (others + value) & 7 == 1)
+    elif honour_value is None:
+        others = man_value + pin_value + sou_value
+        found.extend(27 + kind for kind, value in tables.honour_waits(honours) if (others + value) & 7 == 1)
+    else:
+        # Every part complete with two pairs among them: either pair may become a pung.
+        values = (man_value, pin_value, sou_value, honour_value)
+        whole = sum(values)
+        for offset, config, value, part_waits in (
+            (0, man, man_value, tables.suit_waits),
+            (9, pin, pin_value, tables.suit_waits),
+            (18, sou, sou_value, tables.suit_waits),
+            (27, honours, honour_value, tables.honour_waits),
+        ):
+            others = whole - value
+            found.extend(offset + kind for kind, new in part_waits(config) if (others + new) & 7 == 1)
+    if total == 13:
+        singles = counts.count(1)
+        triples = counts.count(3)
+        if singles + triples == 1:
+            odd = counts.index(1 if singles else 3)
+            if odd not in found:
+                found.append(odd)
+                found.sort()
+    return found
+
+
+def _waits_with_jokers(counts: Sequence[int], jokers: int) -> list[int]:
+    extended = list(counts)
+    found: list[int] = []
+    for kind in range(NUM_KINDS):
+        if extended[kind] < tables.COPIES:
+            extended[kind] += 1
+            if is_win(extended, jokers=jokers):
+                found.append(kind)
+            extended[kind] -= 1
+    return found

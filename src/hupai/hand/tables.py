@@ -1,0 +1,254 @@
+"""Per-suit tables behind the hand analysis.
+
+A hand's 34 counts split into four independent parts: three suits of nine (where runs exist) and the
+seven honours (pungs and pairs only). Everything the analysis needs is a fact about one part, so it
+is computed once per part configuration and then looked up:
+
+* **Complete parts** (win check): every configuration that is exactly some sets plus at most one
+  pair, enumerated from the sets themselves — 21,743 for a suit, 498 for the honours. This is the
+  classic precomputed-table win check (as in Tenhou-style agari tables and kobalab's majiang-core).
+* **Distance vectors** (shanten): for a part and every target "m sets and h pairs" (m <= 4, h <= 1),
+  the fewest tiles that must be added — extras may be thrown away — so that the part holds exactly
+  that target, never more than four copies of a kind. Vectors of the four parts combine by a
+  min-plus product, and the hand's distance to "4 - melds sets and a pair" minus one is its shanten
+  number. This is the algorithm of tomohxx's shanten-number calculator
+  (https://github.com/tomohxx/shanten-number), computed here by a small dynamic programme over the
+  kinds of the part. Vectors are interned (a few thousand distinct ones exist), so a part maps to a
+  small integer and combining two parts is one dictionary lookup once seen.
+* **Wait lists**: for a part, which single added tile makes it complete, and whether the completed
+  part holds the pair.
+
+Distance vectors and wait lists are filled on first use (one dynamic programme per new
+configuration, well under a millisecond); a long-running process quickly holds the configurations
+real play produces. The complete-part tables are built at import (a few tens of milliseconds).
+"""
+
+from __future__ import annotations
+
+from itertools import combinations_with_replacement, product
+
+SUIT_SIZE = 9
+HONOUR_SIZE = 7
+MAX_SETS = 4
+COPIES = 4
+
+Config = tuple[int, ...]
+"""The counts of one part: 9 entries for a suit, 7 for the honours."""
+Vector = tuple[int, ...]
+"""Distance to (m sets, h pairs) at index 2*m + h for m in 0..4, h in 0..1; then the number of pairs
+the part offers towards seven pairs (a four of a kind is two), then the number of tiles in the part."""
+
+DISTANCES = 2 * (MAX_SETS + 1)
+PAIRS_INDEX = DISTANCES
+TILES_INDEX = DISTANCES + 1
+FULL_HAND_INDEX = DISTANCES + 2
+"""Derived when a vector is interned: the shanten of a concealed hand of 13 or 14 tiles with this
+vector (the better of four sets and a pair, and seven pairs), so the hot path reads one entry."""
+
+
+class PartError(ValueError):
+    """A part of a counts vector that no hand can have (a count outside 0-4, or a wrong length)."""
+
+
+def check_part(config: Config, size: int) -> None:
+    """Refuse configurations that are not counts of a real hand; called once per new configuration."""
+    if len(config) != size:
+        raise PartError(f"a counts vector has 34 entries (this part has {len(config)} of {size})")
+    for count in config:
+        if not isinstance(count, int) or not 0 <= count <= COPIES:
+            raise PartError(f"a tile count of {count!r}: each kind has 0 to {COPIES} copies")
+
+
+SETS_UNIT = 8
+"""Complete parts map to ``SETS_UNIT * sets + pairs``, so that adding the values of the four parts of a
+hand gives its sets and pairs at once (pairs stay below 8)."""
+
+
+def _complete_configs(size: int, *, runs: bool) -> dict[Config, int]:
+    """Every configuration that is exactly up to four sets plus at most one pair -> its value
+    ``SETS_UNIT * sets + pairs``."""
+    shapes: list[tuple[int, ...]] = [(i, i, i) for i in range(size)]
+    if runs:
+        shapes.extend((i, i + 1, i + 2) for i in range(size - 2))
+    complete: dict[Config, int] = {}
+    for number in range(MAX_SETS + 1):
+        for chosen in combinations_with_replacement(shapes, number):
+            base = [0] * size
+            for shape in chosen:
+                for kind in shape:
+                    base[kind] += 1
+            if max(base, default=0) > COPIES:
+                continue
+            value = SETS_UNIT * number
+            complete[tuple(base)] = value
+            for kind in range(size):
+                if base[kind] + 2 <= COPIES:
+                    base[kind] += 2
+                    complete[tuple(base)] = value + 1
+                    base[kind] -= 2
+    return complete
+
+
+COMPLETE_SUIT = _complete_configs(SUIT_SIZE, runs=True)
+COMPLETE_HONOURS = _complete_configs(HONOUR_SIZE, runs=False)
+
+NOT_STANDARD = 1 << 10
+"""Added to a win-table value when the part is not sets and a pair (four parts stay below 1 << 16)."""
+NOT_EVEN = 1 << 16
+"""Added to a win-table value when some kind of the part has an odd count (no seven pairs)."""
+
+
+def _win_table(complete: dict[Config, int], size: int) -> dict[Config, int]:
+    """Parts that can belong to a complete hand of either form -> their value plus the two flags; a
+    part that is neither sets-and-pair nor all pairs is absent, so one lookup can rule a hand out."""
+    table = {
+        config: value + (NOT_EVEN if any(count & 1 for count in config) else 0)
+        for config, value in complete.items()
+    }
+    for half in product(range(3), repeat=size):
+        config = tuple(2 * count for count in half)
+        if sum(config) <= 14 and config not in table:
+            table[config] = NOT_STANDARD
+    return table
+
+
+WIN_SUIT = _win_table(COMPLETE_SUIT, SUIT_SIZE)
+WIN_HONOURS = _win_table(COMPLETE_HONOURS, HONOUR_SIZE)
+
+_INFINITY = 99
+
+
+def distance_vector(config: Config, *, runs: bool) -> Vector:
+    """The distance vector of one part, by a left-to-right dynamic programme over its kinds.
+
+    State after a kind: (runs started one kind ago, runs started two kinds ago, sets, pairs) -> the
+    fewest added tiles. At each kind the target may place a pung, a pair (once) and new runs; the
+    target's count of that kind (its own groups plus the runs still passing through) is at most four,
+    and tiles of the part beyond the target are thrown away at no cost.
+    """
+    size = len(config)
+    states: dict[tuple[int, int, int, int], int] = {(0, 0, 0, 0): 0}
+    for kind in range(size):
+        held = config[kind]
+        may_start_runs = runs and kind <= size - 3
+        next_states: dict[tuple[int, int, int, int], int] = {}
+        for (runs_1, runs_2, sets, pairs), cost in states.items():
+            passing = runs_1 + runs_2
+            for pung in (0, 1):
+                for pair in (0, 1) if pairs == 0 else (0,):
+                    fixed = passing + 3 * pung + 2 * pair
+                    if fixed > COPIES or sets + pung > MAX_SETS:
+                        continue
+                    most_new_runs = min(COPIES - fixed, MAX_SETS - sets - pung) if may_start_runs else 0
+                    for new_runs in range(most_new_runs + 1):
+                        target = fixed + new_runs
+                        key = (new_runs, runs_1, sets + pung + new_runs, pairs + pair)
+                        total = cost + (target - held if target > held else 0)
+                        if next_states.get(key, _INFINITY) > total:
+                            next_states[key] = total
+        states = next_states
+    distances = [_INFINITY] * DISTANCES
+    for (runs_1, runs_2, sets, pairs), cost in states.items():
+        if runs_1 == 0 and runs_2 == 0:
+            index = 2 * sets + pairs
+            distances[index] = min(distances[index], cost)
+    distances.append(sum(count // 2 for count in config))
+    distances.append(sum(config))
+    return tuple(distances)
+
+
+# Interned vectors: a part maps to an id, and pairs of ids map to the id of their combination.
+VECTORS: list[Vector] = []
+_VECTOR_IDS: dict[Vector, int] = {}
+SUIT_VECTOR_IDS: dict[Config, int] = {}
+HONOUR_VECTOR_IDS: dict[Config, int] = {}
+COMBINED: dict[int, int] = {}
+"""(id_a << COMBINE_SHIFT | id_b) -> id of the min-plus combination of the two vectors."""
+COMBINE_SHIFT = 24
+
+
+def intern_vector(vector: Vector) -> int:
+    """The id of a vector (distances, pairs, tiles), remembered with its derived full-hand shanten."""
+    found = _VECTOR_IDS.get(vector)
+    if found is None:
+        found = _VECTOR_IDS[vector] = len(VECTORS)
+        full_hand = min(vector[2 * MAX_SETS + 1] - 1, 6 - vector[PAIRS_INDEX])
+        VECTORS.append((*vector, full_hand))
+    return found
+
+
+def suit_vector_id(config: Config) -> int:
+    """The vector id of a suit part (computed and remembered on first sight)."""
+    found = SUIT_VECTOR_IDS.get(config)
+    if found is None:
+        check_part(config, SUIT_SIZE)
+        found = SUIT_VECTOR_IDS[config] = intern_vector(distance_vector(config, runs=True))
+    return found
+
+
+def honour_vector_id(config: Config) -> int:
+    """The vector id of the honours part (computed and remembered on first sight)."""
+    found = HONOUR_VECTOR_IDS.get(config)
+    if found is None:
+        check_part(config, HONOUR_SIZE)
+        found = HONOUR_VECTOR_IDS[config] = intern_vector(distance_vector(config, runs=False))
+    return found
+
+
+def combine(first: int, second: int) -> int:
+    """The id of the min-plus combination of two vectors: the best split of sets and the pair between
+    two disjoint parts, with their seven-pairs counts added."""
+    key = first << COMBINE_SHIFT | second
+    found = COMBINED.get(key)
+    if found is None:
+        a = VECTORS[first]
+        b = VECTORS[second]
+        merged = [_INFINITY] * DISTANCES
+        for index_a in range(DISTANCES):
+            sets_a, pairs_a = divmod(index_a, 2)
+            for index_b in range(DISTANCES):
+                sets_b, pairs_b = divmod(index_b, 2)
+                if sets_a + sets_b > MAX_SETS or pairs_a + pairs_b > 1:
+                    continue
+                index = 2 * (sets_a + sets_b) + pairs_a + pairs_b
+                total = a[index_a] + b[index_b]
+                merged[index] = min(merged[index], total)
+        merged.append(a[PAIRS_INDEX] + b[PAIRS_INDEX])
+        merged.append(a[TILES_INDEX] + b[TILES_INDEX])
+        found = COMBINED[key] = intern_vector(tuple(merged))
+    return found
+
+
+SUIT_WAITS: dict[Config, tuple[tuple[int, int], ...]] = {}
+HONOUR_WAITS: dict[Config, tuple[tuple[int, int], ...]] = {}
+
+
+def _part_waits(config: Config, complete: dict[Config, int]) -> tuple[tuple[int, int], ...]:
+    found: list[tuple[int, int]] = []
+    extended = list(config)
+    for kind, count in enumerate(config):
+        if count < COPIES:
+            extended[kind] += 1
+            value = complete.get(tuple(extended))
+            if value is not None:
+                found.append((kind, value))
+            extended[kind] -= 1
+    return tuple(found)
+
+
+def suit_waits(config: Config) -> tuple[tuple[int, int], ...]:
+    """(kind within the part, value of the completed part) for every tile that completes a suit part."""
+    found = SUIT_WAITS.get(config)
+    if found is None:
+        check_part(config, SUIT_SIZE)
+        found = SUIT_WAITS[config] = _part_waits(config, COMPLETE_SUIT)
+    return found
+
+
+def honour_waits(config: Config) -> tuple[tuple[int, int], ...]:
+    """As :func:`suit_waits`, for the honours part."""
+    found = HONOUR_WAITS.get(config)
+    if found is None:
+        check_part(config, HONOUR_SIZE)
+        found = HONOUR_WAITS[config] = _part_waits(config, COMPLETE_HONOURS)
+    return found

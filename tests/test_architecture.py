@@ -1,0 +1,42 @@
+"""The core imports only the standard library and itself (ARCHITECTURE.md: arrows point one way)."""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+SRC = Path(__file__).parent.parent / "src" / "hupai"
+CORE = ("tiles.py", "hand", "rules", "game", "bots")
+
+
+def _core_files() -> list[Path]:
+    files: list[Path] = []
+    for name in CORE:
+        path = SRC / name
+        files.extend([path] if path.is_file() else sorted(path.rglob("*.py")))
+    return files
+
+
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add(node.module)
+    return found
+
+
+def test_core_uses_only_the_standard_library() -> None:
+    files = _core_files()
+    assert len(files) >= 5
+    allowed_hupai = tuple(f"hupai.{name.removesuffix('.py')}" for name in CORE)
+    for path in files:
+        for module in _imports(path):
+            top = module.split(".")[0]
+            if top == "hupai":
+                assert module.startswith(allowed_hupai), f"{path.name} imports {module} outside the core"
+            else:
+                assert top in sys.stdlib_module_names or top == "__future__", f"{path.name} imports {module}"
