@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from hupai.hand import Form, Group, GroupKind, HandSizeError, decompositions
-from hupai.tiles import parse_counts
+from hupai.hand import Form, Group, GroupKind, HandSizeError, WaitShape, decompositions
+from hupai.tiles import parse_counts, parse_tiles
 
 
 def readings(hand: str, jokers: int = 0) -> list[str]:
@@ -86,3 +86,35 @@ def test_wildcard_seven_pairs() -> None:
 def test_wrong_vector_length_is_refused() -> None:
     with pytest.raises(HandSizeError, match="34 entries"):
         decompositions([2] + [0] * 26)
+
+
+@pytest.mark.parametrize(
+    ("hand", "winning", "shapes"),
+    [
+        ("123m456p789s11z79m8m", "8m", {WaitShape.MIDDLE}),
+        ("123m456p789s11z12m3m", "3m", {WaitShape.EDGE}),
+        ("123m456p789s11z89m7m", "7m", {WaitShape.EDGE}),
+        ("123m456p789s11z23m4m", "4m", {WaitShape.TWO_SIDED}),
+        ("123m456p789s11z23m1m", "1m", {WaitShape.TWO_SIDED}),
+        ("123m456p789s111z5m5m", "5m", {WaitShape.PAIR}),
+        ("123m456p789s11z55m5m", "5m", {WaitShape.PUNG}),
+        # 23456m + 1m: the winning 1m starts the run 123m — two-sided (23m waits 1m or 4m).
+        ("456p789s11z23456m1m", "1m", {WaitShape.TWO_SIDED}),
+        # 2344m + 4m reads 234m 44m: the 4m may have completed the pair or the run.
+        ("123p789s111z2344m4m", "4m", {WaitShape.PAIR, WaitShape.TWO_SIDED}),
+    ],
+)
+def test_wait_shapes(hand: str, winning: str, shapes: set[WaitShape]) -> None:
+    counts = parse_counts(hand)
+    (tile,) = parse_tiles(winning)
+    found: set[WaitShape] = set()
+    for reading in decompositions(counts):
+        found |= reading.wait_shapes(tile)
+    assert found == shapes
+
+
+def test_a_wildcard_is_never_the_winning_tile() -> None:
+    (reading,) = decompositions(parse_counts("12m456p789s11z555s"), jokers=1)
+    assert reading.wild == (2,)
+    assert reading.wait_shapes(2) == set()
+    assert reading.wait_shapes(0) == {WaitShape.TWO_SIDED}

@@ -8,7 +8,7 @@ from hupai.hand.analysis import (
     standard_shanten,
     waits,
 )
-from hupai.hand.readings import Form, Group, GroupKind, Reading, decompositions
+from hupai.hand.readings import Form, Group, GroupKind, Reading, WaitShape, decompositions
 
 __all__ = [
     "Form",
@@ -16,6 +16,7 @@ __all__ = [
     "GroupKind",
     "HandSizeError",
     "Reading",
+    "WaitShape",
     "decompositions",
     "is_win",
     "seven_pairs_shanten",

@@ -24,7 +24,7 @@ from enum import Enum
 from hupai.hand.analysis import HandSizeError, is_win
 from hupai.tiles import NUM_KINDS, format_tiles, is_honour
 
-__all__ = ["Form", "Group", "GroupKind", "Reading", "decompositions"]
+__all__ = ["Form", "Group", "GroupKind", "Reading", "WaitShape", "decompositions"]
 
 _COPIES = 4
 
@@ -35,6 +35,16 @@ class GroupKind(Enum):
     PAIR = "pair"  # 将/对子
     PUNG = "pung"  # 刻子
     RUN = "run"  # 顺子
+
+
+class WaitShape(Enum):
+    """How the winning tile completed its group in a reading."""
+
+    PAIR = "pair"  # 单钓 / 独占: the winning tile completed the pair
+    PUNG = "pung"  # 对倒 / 双碰: it completed a pung (two pairs were waiting)
+    MIDDLE = "middle"  # 嵌张 / 压档: the middle of a run, e.g. 79m waiting 8m
+    EDGE = "edge"  # 边张 / 边枝: 12m waiting 3m, or 89m waiting 7m
+    TWO_SIDED = "two_sided"  # 两面: 23m waiting 1m or 4m
 
 
 class Form(Enum):
@@ -95,6 +105,35 @@ class Reading:
 
     def __str__(self) -> str:
         return " ".join(str(group) for group in self.groups)
+
+    def wait_shapes(self, winning_tile: int) -> set[WaitShape]:
+        """Every way the winning tile can have completed a group of this reading (a tile found in
+        several groups gives several shapes; scoring picks the one its rules favour).
+
+        >>> from hupai.tiles import parse_counts
+        >>> (reading,) = decompositions(parse_counts("123m456p789s11z79m8m"))
+        >>> sorted(shape.value for shape in reading.wait_shapes(7))
+        ['middle']
+        """
+        shapes: set[WaitShape] = set()
+        for group in self.groups:
+            if winning_tile not in group.tiles or group.wild.count(winning_tile) == group.tiles.count(
+                winning_tile
+            ):
+                continue
+            if group.kind is GroupKind.PAIR:
+                shapes.add(WaitShape.PAIR)
+            elif group.kind is GroupKind.PUNG:
+                shapes.add(WaitShape.PUNG)
+            elif winning_tile == group.tile + 1:
+                shapes.add(WaitShape.MIDDLE)
+            elif (winning_tile == group.tile + 2 and group.tile % 9 == 0) or (
+                winning_tile == group.tile and group.tile % 9 == 6
+            ):
+                shapes.add(WaitShape.EDGE)
+            else:
+                shapes.add(WaitShape.TWO_SIDED)
+        return shapes
 
 
 def decompositions(counts: Sequence[int], *, jokers: int = 0) -> list[Reading]:
