@@ -1,0 +1,131 @@
+"""What a seat can do: frozen, keyword-only action objects with imperative names.
+
+Each maps to the record format's ``act`` (ARCHITECTURE.md): ``discard`` (with ``tile``), ``pong``,
+``kong`` (``tile`` for a concealed or added kong on one's own turn; none when claiming a discard),
+``hu``, ``pass``, ``ready`` (报听).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from hupai.tiles import NUM_KINDS, format_tiles, parse_tiles
+
+__all__ = [
+    "Action",
+    "ActionParseError",
+    "DeclareReady",
+    "Discard",
+    "Kong",
+    "Pass",
+    "Pong",
+    "Win",
+    "action_from_dict",
+]
+
+
+class ActionParseError(ValueError):
+    """An action in a record or a message that cannot be read."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Discard:
+    seat: int
+    tile: int
+    act = "discard"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Pong:
+    seat: int
+    act = "pong"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Kong:
+    """A kong: ``tile`` on one's own turn (concealed or added), None when claiming a discard."""
+
+    seat: int
+    tile: int | None = None
+    act = "kong"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Win:
+    """胡: on one's own draw, on a discard, on a kong being added (抢杠), or a Nanjing instant win."""
+
+    seat: int
+    act = "hu"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Pass:
+    seat: int
+    act = "pass"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DeclareReady:
+    """报听: lock the hand (draw and discard only) for the earthly-hand bonus."""
+
+    seat: int
+    act = "ready"
+
+
+Action = Discard | Pong | Kong | Win | Pass | DeclareReady
+
+_SIMPLE: dict[str, type[Pong | Win | Pass | DeclareReady]] = {
+    "pong": Pong,
+    "hu": Win,
+    "pass": Pass,
+    "ready": DeclareReady,
+}
+
+
+def action_to_dict(action: Action) -> dict[str, Any]:
+    """The record form of an action."""
+    out: dict[str, Any] = {"seat": action.seat, "act": action.act}
+    tile = getattr(action, "tile", None)
+    if tile is not None:
+        out["tile"] = format_tiles([tile])
+    return out
+
+
+def action_from_dict(data: Any) -> Action:
+    """Read a record action; raises :class:`ActionParseError` with the reason."""
+    if not isinstance(data, dict):
+        raise ActionParseError(f"an action is an object, not {type(data).__name__}")
+    seat = data.get("seat")
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat <= 3:
+        raise ActionParseError(f"'seat' must be 0-3, not {seat!r}")
+    act = data.get("act")
+    extra = set(data) - {"seat", "act", "tile"}
+    if extra:
+        raise ActionParseError(f"unknown field(s) {', '.join(sorted(extra))}")
+    tile = _tile(data.get("tile")) if "tile" in data else None
+    if act == "discard":
+        if tile is None:
+            raise ActionParseError("'discard' needs a 'tile'")
+        return Discard(seat=seat, tile=tile)
+    if act == "kong":
+        return Kong(seat=seat, tile=tile)
+    simple = _SIMPLE.get(act) if isinstance(act, str) else None
+    if simple is None:
+        known = "discard, pong, kong, hu, pass, ready"
+        raise ActionParseError(f"unknown act {act!r} (one of {known})")
+    if tile is not None:
+        raise ActionParseError(f"{act!r} takes no 'tile'")
+    return simple(seat=seat)
+
+
+def _tile(value: Any) -> int:
+    if not isinstance(value, str):
+        raise ActionParseError(f"'tile' is one tile in notation, like \"5p\", not {value!r}")
+    try:
+        tiles = parse_tiles(value)
+    except ValueError as error:
+        raise ActionParseError(f"'tile' {value!r}: {error}") from None
+    if len(tiles) != 1 or tiles[0] >= NUM_KINDS:
+        raise ActionParseError(f"'tile' must be one playable tile, not {value!r}")
+    return tiles[0]

@@ -1,0 +1,685 @@
+"""The deterministic table: dealing, flowers, draws, discards, claims, kongs, robbing, wins and draws.
+
+The public functions follow the query / check / act pattern:
+
+* :func:`legal_actions` lists what a seat may do now;
+* :func:`verify` raises :class:`IllegalAction` with a reason a player understands;
+* :func:`step` applies an action and returns the state with the events it produced.
+
+Rules (what is worth what, who pays) come from the state's :class:`~hupai.rules.base.RuleSet`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+
+from hupai.game.actions import Action, DeclareReady, Discard, Kong, Pass, Pong, Win
+from hupai.game.events import (
+    ConcealedKongDeclared,
+    Event,
+    FlowerRevealed,
+    HandEnded,
+    HandStarted,
+    KongAdded,
+    KongClaimed,
+    KongRobbed,
+    Passed,
+    PaymentMade,
+    Ponged,
+    ReadyDeclared,
+    TileDiscarded,
+    TileDrawn,
+    TilesDealt,
+    Won,
+)
+from hupai.game.model import (
+    SEATS,
+    ClaimWindow,
+    DrawSource,
+    HandState,
+    Meld,
+    MeldKind,
+    Phase,
+    SeatState,
+    WinContext,
+    WinKind,
+    WinResult,
+    next_seat,
+)
+from hupai.hand import is_win, waits
+from hupai.rules.base import RuleSet, Transfer, WinVerdict
+from hupai.tiles import NUM_KINDS, format_tiles, tile_name
+
+__all__ = ["IllegalAction", "InvalidDeal", "legal_actions", "new_hand", "step", "verify"]
+
+DEALER_TILES = 14
+HAND_TILES = 13
+
+
+class IllegalAction(ValueError):
+    """An action the table refuses, with a reason a player understands."""
+
+
+class InvalidDeal(ValueError):
+    """A deal and wall that are not exactly the rule set's tiles, or a malformed deal."""
+
+
+# --- starting a hand -----------------------------------------------------------------------
+
+
+def shuffled_deal(ruleset: RuleSet, dealer: int, seed: int) -> tuple[list[list[int]], list[int]]:
+    """The deal and wall a seed gives: shuffle the set, 14 to the dealer, 13 each in turn order."""
+    tiles = ruleset.tile_set()
+    random.Random(seed).shuffle(tiles)
+    deal: list[list[int]] = [[] for _ in range(SEATS)]
+    position = 0
+    for offset in range(SEATS):
+        seat = next_seat(dealer, offset)
+        size = DEALER_TILES if seat == dealer else HAND_TILES
+        deal[seat] = tiles[position : position + size]
+        position += size
+    return deal, tiles[position:]
+
+
+def new_hand(
+    ruleset: RuleSet,
+    *,
+    dealer: int = 0,
+    seed: int | None = None,
+    deal: Sequence[Sequence[int]] | None = None,
+    wall: Sequence[int] | None = None,
+    multiplier: int = 1,
+) -> HandState:
+    """Deal a hand from a seed, or from an explicit deal and wall (as a record gives them).
+
+    Flowers are then replaced from the back of the wall in rounds, dealer first and then in turn
+    order, until nobody holds a flower.
+    """
+    if not 0 <= dealer < SEATS:
+        raise InvalidDeal(f"the dealer is seat 0-3, not {dealer}")
+    if deal is None or wall is None:
+        if deal is not None or wall is not None:
+            raise InvalidDeal("give both a deal and a wall, or a seed")
+        deal, wall = shuffled_deal(ruleset, dealer, 0 if seed is None else seed)
+    _check_deal(ruleset, dealer, deal, wall)
+    seats = [SeatState() for _ in range(SEATS)]
+    state = HandState(
+        ruleset=ruleset,
+        dealer=dealer,
+        wall=list(wall),
+        front=0,
+        back=len(wall) - 1,
+        seats=seats,
+        phase=Phase.TURN,
+        turn=dealer,
+        multiplier=multiplier,
+    )
+    events: list[Event] = [HandStarted(dealer, multiplier, len(wall))]
+    held_flowers: list[list[int]] = [[] for _ in range(SEATS)]
+    for seat, tiles in enumerate(deal):
+        events.append(TilesDealt(seat, tuple(tiles), len(tiles)))
+        for tile in tiles:
+            if ruleset.is_flower(tile):
+                held_flowers[seat].append(tile)
+            else:
+                seats[seat].counts[tile] += 1
+    # Opening flower replacement, round by round.
+    while any(held_flowers):
+        for offset in range(SEATS):
+            seat = next_seat(dealer, offset)
+            pending, held_flowers[seat] = held_flowers[seat], []
+            for flower in pending:
+                _reveal_flower(state, seat, flower, events)
+                if state.live_tiles <= 0:
+                    _end_draw(state, events)
+                    state.events.extend(events)
+                    return state
+                tile = _take(state, replacement=True)
+                events.append(TileDrawn(seat, tile, True))
+                if ruleset.is_flower(tile):
+                    held_flowers[seat].append(tile)
+                else:
+                    seats[seat].counts[tile] += 1
+    state.events.extend(events)
+    state.replacement_chain.clear()  # opening replacements are not a 杠开
+    if ruleset.ready_declaration:
+        options = {
+            seat: [DeclareReady(seat=seat), Pass(seat=seat)]
+            for seat in range(SEATS)
+            if seat != dealer and waits(seats[seat].counts)
+        }
+        if options:
+            state.phase = Phase.DECLARE
+            state.window = ClaimWindow(discarder=dealer, tile=-1, options=options)
+    return state
+
+
+def _check_deal(ruleset: RuleSet, dealer: int, deal: Sequence[Sequence[int]], wall: Sequence[int]) -> None:
+    if len(deal) != SEATS:
+        raise InvalidDeal(f"a deal has {SEATS} hands, not {len(deal)}")
+    for seat, tiles in enumerate(deal):
+        expected = DEALER_TILES if seat == dealer else HAND_TILES
+        if len(tiles) != expected:
+            raise InvalidDeal(f"seat {seat} is dealt {len(tiles)} tiles; it should have {expected}")
+    given = Counter(tile for tiles in deal for tile in tiles)
+    given.update(wall)
+    expected_set = Counter(ruleset.tile_set())
+    if given != expected_set:
+        missing = expected_set - given
+        extra = given - expected_set
+        parts = []
+        if missing:
+            parts.append("missing " + format_tiles(sorted(missing.elements())))
+        if extra:
+            parts.append("extra " + format_tiles(sorted(extra.elements())))
+        raise InvalidDeal(f"deal + wall must be exactly the {ruleset.name} set of tiles: {'; '.join(parts)}")
+
+
+# --- the wall and flowers ------------------------------------------------------------------
+
+
+def _take(state: HandState, *, replacement: bool) -> int:
+    if replacement:
+        tile = state.wall[state.back]
+        state.back -= 1
+    else:
+        tile = state.wall[state.front]
+        state.front += 1
+    return tile
+
+
+def _reveal_flower(state: HandState, seat: int, flower: int, events: list[Event]) -> None:
+    flowers = state.seats[seat].flowers
+    before = len(state.ruleset.flower_kongs(flowers))
+    flowers.append(flower)
+    events.append(FlowerRevealed(seat, flower))
+    if len(state.ruleset.flower_kongs(flowers)) > before:
+        state.flower_kongs += 1
+        state.replacement_chain.append(("flower_kong", None))
+        _pay(state, state.ruleset.flower_kong_transfers(state, seat, flowers), events)
+    else:
+        state.replacement_chain.append(("flower", None))
+
+
+def _pay(state: HandState, transfers: Sequence[Transfer], events: list[Event]) -> None:
+    for transfer in transfers:
+        state.transfers.append(transfer)
+        events.append(
+            PaymentMade(
+                transfer.payer, transfer.payee, transfer.amount, transfer.reason, transfer.zh, transfer.en
+            )
+        )
+
+
+def _draw(state: HandState, seat: int, *, replacement: bool, events: list[Event]) -> None:
+    """Draw for ``seat`` (flowers revealed and replaced); ends the hand as a draw when the wall is out."""
+    if not replacement:
+        state.replacement_chain.clear()
+    player = state.seats[seat]
+    while True:
+        if state.live_tiles <= 0:
+            _end_draw(state, events)
+            return
+        tile = _take(state, replacement=replacement)
+        events.append(TileDrawn(seat, tile, replacement))
+        if not state.ruleset.is_flower(tile):
+            break
+        _reveal_flower(state, seat, tile, events)
+        replacement = True
+    player.counts[tile] += 1
+    player.drawn = tile
+    state.turn = seat
+    state.phase = Phase.TURN
+    state.window = None
+    state.draw_source = DrawSource.REPLACEMENT if replacement else DrawSource.WALL
+
+
+# --- what a seat may do ----------------------------------------------------------------------
+
+
+def legal_actions(state: HandState, seat: int) -> list[Action]:
+    """Everything ``seat`` may do now (an empty list when it has nothing to decide)."""
+    if state.phase in (Phase.CLAIM, Phase.ROB, Phase.DECLARE):
+        window = state.window
+        if window is None or seat not in window.options or seat in window.decisions:
+            return []
+        return list(window.options[seat])
+    if state.phase is not Phase.TURN or seat != state.turn:
+        return []
+    return _turn_actions(state, seat)
+
+
+def _turn_actions(state: HandState, seat: int) -> list[Action]:
+    player = state.seats[seat]
+    actions: list[Action] = []
+    if _may_win_on_turn(state) and is_win(player.counts) and _judge_self_drawn(state, seat).allowed:
+        actions.append(Win(seat=seat))
+    if player.ready and player.drawn is not None:
+        actions.append(Discard(seat=seat, tile=player.drawn))
+    else:
+        actions.extend(Discard(seat=seat, tile=kind) for kind in range(NUM_KINDS) if player.counts[kind])
+    if state.live_tiles > 0 and not player.ready:
+        actions.extend(Kong(seat=seat, tile=kind) for kind in range(NUM_KINDS) if player.counts[kind] == 4)
+        actions.extend(
+            Kong(seat=seat, tile=meld.tile)
+            for meld in player.melds
+            if meld.kind is MeldKind.PUNG and player.counts[meld.tile]
+        )
+    return actions
+
+
+def _may_win_on_turn(state: HandState) -> bool:
+    """A self-drawn win needs a draw, except the dealer's very first turn (天胡)."""
+    return state.draw_source is not DrawSource.NONE or _is_first_turn(state)
+
+
+def _is_first_turn(state: HandState) -> bool:
+    return state.turn == state.dealer and state.discards_made == 0 and state.claims_made == 0 and (
+        state.draw_source is DrawSource.NONE
+    )
+
+
+def _judge_self_drawn(state: HandState, seat: int) -> WinVerdict:
+    return state.ruleset.judge_win(state, _self_drawn_context(state, seat))
+
+
+def _self_drawn_context(state: HandState, seat: int) -> WinContext:
+    player = state.seats[seat]
+    return WinContext(
+        seat=seat,
+        tile=player.drawn if player.drawn is not None else _any_tile(player.counts),
+        kind=WinKind.SELF_DRAWN,
+        discarder=None,
+        counts=tuple(player.counts),
+        replacement_chain=tuple(state.replacement_chain)
+        if state.draw_source is DrawSource.REPLACEMENT
+        else (),
+        first_turn=_is_first_turn(state),
+        live_tiles=state.live_tiles,
+    )
+
+
+def _any_tile(counts: Sequence[int]) -> int:
+    return next(kind for kind in range(NUM_KINDS) if counts[kind])
+
+
+def _claim_context(state: HandState, seat: int, tile: int, discarder: int, kind: WinKind) -> WinContext:
+    counts = list(state.seats[seat].counts)
+    if kind is not WinKind.INSTANT:
+        counts[tile] += 1
+    return WinContext(
+        seat=seat,
+        tile=tile,
+        kind=kind,
+        discarder=discarder,
+        counts=tuple(counts),
+        live_tiles=state.live_tiles,
+    )
+
+
+def _claim_options(state: HandState, discarder: int, tile: int) -> dict[int, list[Action]]:
+    ruleset = state.ruleset
+    options: dict[int, list[Action]] = {}
+    for offset in range(1, SEATS):
+        seat = next_seat(discarder, offset)
+        player = state.seats[seat]
+        held = player.counts[tile]
+        seat_options: list[Action] = []
+        may_win = not (ruleset.pass_win_restriction and player.passed_win)
+        instant = _instant(state, seat, tile)
+        if instant:
+            seat_options.append(Win(seat=seat))
+        elif may_win and _completes(player.counts, tile):
+            context = _claim_context(state, seat, tile, discarder, WinKind.DISCARD)
+            if ruleset.judge_win(state, context).allowed:
+                seat_options.append(Win(seat=seat))
+        if held >= 2 and not player.ready and not instant:
+            if not (ruleset.pass_pung_restriction and tile in player.passed_pungs):
+                seat_options.append(Pong(seat=seat))
+            if held == 3 and state.live_tiles > 0:
+                seat_options.append(Kong(seat=seat))
+        if seat_options:
+            seat_options.append(Pass(seat=seat))
+            options[seat] = seat_options
+    return options
+
+
+def _instant(state: HandState, seat: int, tile: int) -> bool:
+    """Whether a claim of ``tile`` by ``seat`` is itself a win (Nanjing 快照 / 三清)."""
+    player = state.seats[seat]
+    return player.counts[tile] >= 2 and not player.ready and state.ruleset.instant_win_on_claim(state, seat, tile)
+
+
+def _completes(counts: list[int], tile: int) -> bool:
+    if counts[tile] >= 4:
+        return False
+    counts[tile] += 1
+    try:
+        return is_win(counts)
+    finally:
+        counts[tile] -= 1
+
+
+# --- checking --------------------------------------------------------------------------------
+
+
+def verify(state: HandState, action: Action) -> None:
+    """Raise :class:`IllegalAction` unless ``action`` is legal now."""
+    if action in legal_actions(state, action.seat):
+        return
+    raise IllegalAction(_refusal(state, action))
+
+
+def _refusal(state: HandState, action: Action) -> str:
+    seat = action.seat
+    if state.phase is Phase.ENDED:
+        return "the hand is over"
+    if state.phase in (Phase.CLAIM, Phase.ROB, Phase.DECLARE):
+        window = state.window
+        if window is None or seat not in window.options:
+            what = {Phase.CLAIM: "this discard", Phase.ROB: "this kong", Phase.DECLARE: "报听 now"}[state.phase]
+            return f"seat {seat} has no decision to make on {what}"
+        if seat in window.decisions:
+            return f"seat {seat} has already decided"
+        allowed = ", ".join(sorted({option.act for option in window.options[seat]}))
+        if isinstance(action, Win) and state.phase is Phase.CLAIM:
+            return _win_refusal(state, seat, window.tile, claim=True) or f"seat {seat} may only: {allowed}"
+        if isinstance(action, Pong) and window.tile in state.seats[seat].passed_pungs:
+            return (
+                f"seat {seat} passed a pong of {tile_name(window.tile)} and may not pong it "
+                "until after its own next discard (过碰不碰)"
+            )
+        return f"seat {seat} may only: {allowed}"
+    if seat != state.turn:
+        return f"it is seat {state.turn}'s turn, not seat {seat}'s"
+    player = state.seats[seat]
+    if isinstance(action, Discard):
+        if not player.counts[action.tile]:
+            return f"seat {seat} does not hold {tile_name(action.tile)} ({format_tiles([action.tile])})"
+        if player.ready:
+            return (
+                "after 报听 the hand is locked: discard the tile just drawn "
+                f"({format_tiles([player.drawn]) if player.drawn is not None else '-'})"
+            )
+    if isinstance(action, Win):
+        return _win_refusal(state, seat, None, claim=False) or "no win here"
+    if isinstance(action, Kong):
+        if action.tile is None:
+            return "on your own turn a kong names its tile"
+        if player.ready:
+            return "after 报听 the hand is locked: no kongs"
+        if state.live_tiles <= 0:
+            return "no kong at the end of the wall: there is no tile left to replace it (海底不能杠)"
+        return f"seat {seat} cannot kong {tile_name(action.tile)}: it needs four in hand or a pung plus one"
+    if isinstance(action, Pong | Pass):
+        return "there is no discard to claim or pass on"
+    if isinstance(action, DeclareReady):
+        return "报听 is declared before play, by a non-dealer whose first 13 tiles are ready"
+    return "not allowed now"
+
+
+def _win_refusal(state: HandState, seat: int, tile: int | None, *, claim: bool) -> str:
+    player = state.seats[seat]
+    if claim and tile is not None:
+        if state.ruleset.pass_win_restriction and player.passed_win:
+            return f"seat {seat} passed a win and may not win on a discard until its own next discard (过胡不胡)"
+        if not _completes(player.counts, tile):
+            return f"诈胡: {tile_name(tile)} does not complete seat {seat}'s hand"
+        verdict = state.ruleset.judge_win(
+            state, _claim_context(state, seat, tile, state.window.discarder if state.window else 0, WinKind.DISCARD)
+        )
+        return verdict.reason
+    if not _may_win_on_turn(state):
+        return "a win on your own turn needs a tile you drew (not a claimed one)"
+    if not is_win(player.counts):
+        return "诈胡: the hand is not complete"
+    return _judge_self_drawn(state, seat).reason
+
+
+# --- acting ------------------------------------------------------------------------------------
+
+
+def step(state: HandState, action: Action) -> tuple[HandState, list[Event]]:
+    """Apply ``action`` (after :func:`verify`) and return the state and the events it produced."""
+    verify(state, action)
+    events: list[Event] = []
+    if state.phase in (Phase.CLAIM, Phase.ROB, Phase.DECLARE):
+        window = state.window
+        assert window is not None
+        window.decisions[action.seat] = action
+        if isinstance(action, Pass):
+            events.append(Passed(action.seat))
+        if len(window.decisions) == len(window.options):
+            if state.phase is Phase.DECLARE:
+                _resolve_declarations(state, window, events)
+            elif state.phase is Phase.ROB:
+                _resolve_rob(state, window, events)
+            else:
+                _resolve_claims(state, window, events)
+    elif isinstance(action, Discard):
+        _discard(state, action.seat, action.tile, events)
+    elif isinstance(action, Win):
+        _win_self_drawn(state, action.seat, events)
+    elif isinstance(action, Kong):
+        assert action.tile is not None
+        _own_kong(state, action.seat, action.tile, events)
+    state.events.extend(events)
+    return state, events
+
+
+def _resolve_declarations(state: HandState, window: ClaimWindow, events: list[Event]) -> None:
+    for seat in sorted(window.decisions):
+        if isinstance(window.decisions[seat], DeclareReady):
+            state.seats[seat].ready = True
+            events.append(ReadyDeclared(seat))
+    state.window = None
+    state.phase = Phase.TURN
+    state.turn = state.dealer
+
+
+def _discard(state: HandState, seat: int, tile: int, events: list[Event]) -> None:
+    player = state.seats[seat]
+    player.counts[tile] -= 1
+    player.discards.append(tile)
+    player.discard_claimed.append(False)
+    player.discarded_kinds[tile] += 1
+    player.turns += 1
+    player.passed_win = False
+    player.passed_pungs.clear()
+    player.drawn = None
+    state.discards_made += 1
+    events.append(TileDiscarded(seat, tile))
+    chain = state.follow_chain
+    if chain is not None and chain[0] == tile and seat == next_seat(chain[3]):
+        state.follow_chain = (tile, chain[1], chain[2] + 1, seat)
+    else:
+        state.follow_chain = (tile, seat, 1, seat)
+    _pay(state, state.ruleset.discard_transfers(state, seat, tile), events)
+    if state.follow_chain[2] >= SEATS:
+        state.follow_chain = None  # a completed run of four starts afresh
+    options = _claim_options(state, seat, tile)
+    if options:
+        state.phase = Phase.CLAIM
+        state.window = ClaimWindow(discarder=seat, tile=tile, options=options)
+        return
+    _draw(state, next_seat(seat), replacement=False, events=events)
+
+
+def _resolve_claims(state: HandState, window: ClaimWindow, events: list[Event]) -> None:
+    discarder, tile = window.discarder, window.tile
+    order = [next_seat(discarder, offset) for offset in range(1, SEATS)]
+    winners = [seat for seat in order if isinstance(window.decisions.get(seat), Win)]
+    for seat in order:
+        decision = window.decisions.get(seat)
+        offered = window.options.get(seat, [])
+        if isinstance(decision, Pass):
+            if any(isinstance(option, Win) for option in offered):
+                state.seats[seat].passed_win = True
+            if any(isinstance(option, Pong) for option in offered):
+                state.seats[seat].passed_pungs.add(tile)
+    state.window = None
+    if winners:
+        if not state.ruleset.multi_ron:
+            winners = winners[:1]
+        results = []
+        for seat in winners:
+            instant = _instant(state, seat, tile)
+            kind = WinKind.INSTANT if instant else WinKind.DISCARD
+            results.append(_claim_context(state, seat, tile, discarder, kind))
+        _finish_wins(state, results, events)
+        return
+    claimer = next((seat for seat in order if isinstance(window.decisions.get(seat), Pong | Kong)), None)
+    if claimer is None:
+        _draw(state, next_seat(discarder), replacement=False, events=events)
+        return
+    decision = window.decisions[claimer]
+    player = state.seats[claimer]
+    state.seats[discarder].discard_claimed[-1] = True
+    state.claims_made += 1
+    state.follow_chain = None
+    if isinstance(decision, Pong):
+        player.counts[tile] -= 2
+        player.melds.append(Meld(MeldKind.PUNG, tile, discarder, len(player.melds)))
+        events.append(Ponged(claimer, tile, discarder))
+        state.turn = claimer
+        state.phase = Phase.TURN
+        state.draw_source = DrawSource.NONE
+        state.replacement_chain.clear()
+        player.drawn = None
+        return
+    player.counts[tile] -= 3
+    player.melds.append(Meld(MeldKind.EXPOSED_KONG, tile, discarder, len(player.melds)))
+    events.append(KongClaimed(claimer, tile, discarder))
+    _pay(state, state.ruleset.kong_transfers(state, claimer, len(player.melds) - 1), events)
+    state.replacement_chain.clear()
+    state.replacement_chain.append(("kong", discarder))
+    _draw(state, claimer, replacement=True, events=events)
+
+
+def _own_kong(state: HandState, seat: int, tile: int, events: list[Event]) -> None:
+    player = state.seats[seat]
+    if player.counts[tile] == 4:
+        player.counts[tile] = 0
+        player.melds.append(Meld(MeldKind.CONCEALED_KONG, tile, None, len(player.melds)))
+        events.append(ConcealedKongDeclared(seat, tile))
+        _pay(state, state.ruleset.kong_transfers(state, seat, len(player.melds) - 1), events)
+        state.replacement_chain.append(("kong", None))
+        _draw(state, seat, replacement=True, events=events)
+        return
+    # An added kong may be robbed by anyone it completes (抢杠).
+    robbers: dict[int, list[Action]] = {}
+    for offset in range(1, SEATS):
+        other = next_seat(seat, offset)
+        candidate = state.seats[other]
+        if state.ruleset.pass_win_restriction and candidate.passed_win:
+            continue
+        if _completes(candidate.counts, tile):
+            context = _claim_context(state, other, tile, seat, WinKind.ROBBED_KONG)
+            if state.ruleset.judge_win(state, context).allowed:
+                robbers[other] = [Win(seat=other), Pass(seat=other)]
+    if robbers:
+        events.append(KongAdded(seat, tile, completed=False))
+        state.phase = Phase.ROB
+        state.pending_kong = (seat, tile)
+        state.window = ClaimWindow(discarder=seat, tile=tile, options=robbers, robbing=True)
+        return
+    _complete_added_kong(state, seat, tile, events)
+
+
+def _complete_added_kong(state: HandState, seat: int, tile: int, events: list[Event]) -> None:
+    player = state.seats[seat]
+    player.counts[tile] -= 1
+    meld_index = next(
+        index for index, meld in enumerate(player.melds) if meld.kind is MeldKind.PUNG and meld.tile == tile
+    )
+    meld = player.melds[meld_index]
+    meld.kind = MeldKind.ADDED_KONG
+    events.append(KongAdded(seat, tile, completed=True))
+    _pay(state, state.ruleset.kong_transfers(state, seat, meld_index), events)
+    state.replacement_chain.append(("kong", meld.feeder))
+    _draw(state, seat, replacement=True, events=events)
+
+
+def _resolve_rob(state: HandState, window: ClaimWindow, events: list[Event]) -> None:
+    seat, tile = window.discarder, window.tile
+    order = [next_seat(seat, offset) for offset in range(1, SEATS)]
+    robbers = [other for other in order if isinstance(window.decisions.get(other), Win)]
+    for other in order:
+        if isinstance(window.decisions.get(other), Pass):
+            state.seats[other].passed_win = True
+    state.window = None
+    state.pending_kong = None
+    if not robbers:
+        state.phase = Phase.TURN
+        _complete_added_kong(state, seat, tile, events)
+        return
+    if not state.ruleset.multi_ron:
+        robbers = robbers[:1]
+    events.append(KongRobbed(seat, tile))  # the pung stays a pung; the fourth tile goes to the robber
+    contexts = [_claim_context(state, other, tile, seat, WinKind.ROBBED_KONG) for other in robbers]
+    _finish_wins(state, contexts, events)
+
+
+def _win_self_drawn(state: HandState, seat: int, events: list[Event]) -> None:
+    _finish_wins(state, [_self_drawn_context(state, seat)], events)
+
+
+def _finish_wins(state: HandState, contexts: Sequence[WinContext], events: list[Event]) -> None:
+    # Score every winner against the table as it stands, then pay them all.
+    scored = []
+    for context in contexts:
+        verdict = state.ruleset.judge_win(state, context)
+        if not verdict.allowed or verdict.sheet is None:
+            raise IllegalAction(verdict.reason or "no win")
+        scored.append((context, verdict.sheet))
+    for context, sheet in scored:
+        transfers = state.ruleset.win_transfers(state, context, sheet)
+        state.wins.append(WinResult(context, sheet, tuple(transfers)))
+        hand = tuple(kind for kind in range(NUM_KINDS) for _ in range(context.counts[kind]))
+        events.append(
+            Won(
+                context.seat,
+                context.tile,
+                context.kind.value,
+                context.discarder,
+                sheet.share,
+                tuple(item.as_dict() for item in sheet.items),
+                hand,
+            )
+        )
+        _pay(state, transfers, events)
+    first = contexts[0]
+    if first.kind is not WinKind.SELF_DRAWN:
+        # The claimed tile goes to the first winner in turn order (the others' hands are in their Won events).
+        state.seats[first.seat].counts[first.tile] += 1
+        assert first.discarder is not None
+        if first.kind is WinKind.ROBBED_KONG:
+            state.seats[first.discarder].counts[first.tile] -= 1
+        else:
+            state.seats[first.discarder].discard_claimed[-1] = True
+    _end(state, "win", tuple(context.seat for context in contexts), events)
+
+
+def _end_draw(state: HandState, events: list[Event]) -> None:
+    _end(state, "draw", (), events)
+
+
+def _end(state: HandState, outcome: str, winners: tuple[int, ...], events: list[Event]) -> None:
+    state.phase = Phase.ENDED
+    state.window = None
+    state.outcome = outcome
+    hands = tuple(
+        tuple(kind for kind in range(NUM_KINDS) for _ in range(player.counts[kind])) for player in state.seats
+    )
+    events.append(HandEnded(outcome, winners, tuple(state.deltas()), hands))
+
+
+def abandon(state: HandState) -> list[Event]:
+    """End a hand that cannot go on (a player left for good): what was paid stands, nothing else."""
+    events: list[Event] = []
+    if state.phase is not Phase.ENDED:
+        _end(state, "abandoned", (), events)
+        state.events.extend(events)
+    return events

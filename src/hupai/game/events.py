@@ -1,0 +1,204 @@
+"""What happened at the table: frozen event objects with past-tense names.
+
+Events carry every detail; :func:`redact` blanks what a given seat may not see (another seat's
+dealt or drawn tiles) before anything leaves the core. ``None`` in a tile field means hidden.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from hupai.tiles import format_tiles
+
+__all__ = [
+    "ConcealedKongDeclared",
+    "Event",
+    "FlowerRevealed",
+    "HandEnded",
+    "HandStarted",
+    "KongAdded",
+    "KongClaimed",
+    "KongRobbed",
+    "Passed",
+    "PaymentMade",
+    "Ponged",
+    "ReadyDeclared",
+    "TileDiscarded",
+    "TileDrawn",
+    "TilesDealt",
+    "Won",
+    "event_to_dict",
+    "redact",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class HandStarted:
+    dealer: int
+    multiplier: int
+    wall_size: int
+    name = "hand_started"
+
+
+@dataclass(frozen=True, slots=True)
+class TilesDealt:
+    seat: int
+    tiles: tuple[int, ...] | None  # None when hidden from the viewer
+    count: int
+    name = "tiles_dealt"
+
+
+@dataclass(frozen=True, slots=True)
+class FlowerRevealed:
+    """A flower shown and replaced from the back (补花)."""
+
+    seat: int
+    flower: int
+    name = "flower_revealed"
+
+
+@dataclass(frozen=True, slots=True)
+class TileDrawn:
+    seat: int
+    tile: int | None  # None when hidden from the viewer
+    replacement: bool  # from the back of the wall (after a flower or a kong)
+    name = "tile_drawn"
+
+
+@dataclass(frozen=True, slots=True)
+class TileDiscarded:
+    seat: int
+    tile: int
+    name = "tile_discarded"
+
+
+@dataclass(frozen=True, slots=True)
+class Passed:
+    seat: int
+    name = "passed"
+
+
+@dataclass(frozen=True, slots=True)
+class Ponged:
+    seat: int
+    tile: int
+    feeder: int
+    name = "ponged"
+
+
+@dataclass(frozen=True, slots=True)
+class KongClaimed:
+    """A kong on a discard (直杠)."""
+
+    seat: int
+    tile: int
+    feeder: int
+    name = "kong_claimed"
+
+
+@dataclass(frozen=True, slots=True)
+class KongAdded:
+    """The fourth tile added to one's own pung (补杠); completed only if nobody robs it."""
+
+    seat: int
+    tile: int
+    completed: bool
+    name = "kong_added"
+
+
+@dataclass(frozen=True, slots=True)
+class ConcealedKongDeclared:
+    seat: int
+    tile: int | None  # hidden from others where concealed kongs stay face down
+    name = "concealed_kong_declared"
+
+
+@dataclass(frozen=True, slots=True)
+class KongRobbed:
+    seat: int  # the robbed player
+    tile: int
+    name = "kong_robbed"
+
+
+@dataclass(frozen=True, slots=True)
+class ReadyDeclared:
+    seat: int
+    name = "ready_declared"
+
+
+@dataclass(frozen=True, slots=True)
+class PaymentMade:
+    payer: int
+    payee: int
+    amount: int
+    reason: str
+    zh: str
+    en: str
+    name = "payment_made"
+
+
+@dataclass(frozen=True, slots=True)
+class Won:
+    seat: int
+    tile: int
+    how: str  # "self_drawn", "discard", "robbed_kong", "instant"
+    discarder: int | None
+    share: int
+    items: tuple[dict[str, Any], ...]
+    hand: tuple[int, ...]  # the winner's concealed tiles, shown to everyone
+    name = "won"
+
+
+@dataclass(frozen=True, slots=True)
+class HandEnded:
+    outcome: str  # "win", "draw" or "abandoned"
+    winners: tuple[int, ...]
+    deltas: tuple[int, ...]
+    hands: tuple[tuple[int, ...], ...] | None  # every concealed hand, opened at the end
+    name = "hand_ended"
+
+
+Event = (
+    HandStarted
+    | TilesDealt
+    | FlowerRevealed
+    | TileDrawn
+    | TileDiscarded
+    | Passed
+    | Ponged
+    | KongClaimed
+    | KongAdded
+    | ConcealedKongDeclared
+    | KongRobbed
+    | ReadyDeclared
+    | PaymentMade
+    | Won
+    | HandEnded
+)
+
+
+def redact(event: Event, viewer: int | None, *, concealed_kongs_public: bool = True) -> Event:
+    """The event as ``viewer`` may see it (None: a spectator, who sees only public facts)."""
+    if isinstance(event, TilesDealt | TileDrawn) and event.seat != viewer:
+        return replace(event, tiles=None) if isinstance(event, TilesDealt) else replace(event, tile=None)
+    if isinstance(event, ConcealedKongDeclared) and event.seat != viewer and not concealed_kongs_public:
+        return replace(event, tile=None)
+    return event
+
+
+def event_to_dict(event: Event) -> dict[str, Any]:
+    """JSON-ready form: tiles in notation, other fields as they are."""
+    out: dict[str, Any] = {"event": event.name}
+    for key in event.__dataclass_fields__:
+        value = getattr(event, key)
+        if key in ("tile", "flower") and isinstance(value, int):
+            value = format_tiles([value])
+        elif key in ("tiles", "hand") and value is not None:
+            value = format_tiles(value)
+        elif key == "hands" and value is not None:
+            value = [format_tiles(hand) for hand in value]
+        elif isinstance(value, tuple):
+            value = list(value)
+        out[key] = value
+    return out

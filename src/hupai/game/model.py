@@ -1,0 +1,167 @@
+"""The state of one hand at the table: wall, seats, melds, the phase and what is pending.
+
+The state is mutable and owned by the engine (:mod:`hupai.game.engine`); ``step`` changes it and
+returns the events it produced. ``HandState.copy()`` gives an independent copy when one is needed.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import TYPE_CHECKING
+
+from hupai.tiles import NUM_KINDS
+
+if TYPE_CHECKING:
+    from hupai.game.actions import Action
+    from hupai.game.events import Event
+    from hupai.rules.base import RuleSet, ScoreSheet, Transfer
+
+SEATS = 4
+
+
+def next_seat(seat: int, steps: int = 1) -> int:
+    return (seat + steps) % SEATS
+
+
+class MeldKind(Enum):
+    """Sets laid down on the table."""
+
+    PUNG = "pung"  # 碰
+    EXPOSED_KONG = "exposed_kong"  # 明杠 on a discard (直杠, 一杠)
+    ADDED_KONG = "added_kong"  # 明杠 added to one's own pung (补杠, 二杠)
+    CONCEALED_KONG = "concealed_kong"  # 暗杠
+
+    @property
+    def is_kong(self) -> bool:
+        return self is not MeldKind.PUNG
+
+
+@dataclass(slots=True)
+class Meld:
+    """A laid-down set. ``feeder`` is who discarded the claimed tile (None for a concealed kong);
+    for an added kong it stays the feeder of the original pung. ``order`` counts the seat's melds."""
+
+    kind: MeldKind
+    tile: int
+    feeder: int | None
+    order: int
+
+    def as_dict(self) -> dict[str, object]:
+        return {"kind": self.kind.value, "tile": self.tile, "from": self.feeder}
+
+
+class Phase(Enum):
+    DECLARE = "declare"  # non-dealers may declare ready (报听) before play
+    TURN = "turn"  # the seat to act holds 3n+2 tiles
+    CLAIM = "claim"  # a discard is open to claims
+    ROB = "rob"  # an added kong is open to robbing (抢杠)
+    ENDED = "ended"
+
+
+class DrawSource(Enum):
+    NONE = "none"  # the dealer's first turn, or a turn after a claim
+    WALL = "wall"
+    REPLACEMENT = "replacement"  # from the back after a flower or a kong
+
+
+@dataclass(slots=True)
+class SeatState:
+    counts: list[int] = field(default_factory=lambda: [0] * NUM_KINDS)
+    flowers: list[int] = field(default_factory=list)
+    melds: list[Meld] = field(default_factory=list)
+    discards: list[int] = field(default_factory=list)
+    discard_claimed: list[bool] = field(default_factory=list)
+    discarded_kinds: list[int] = field(default_factory=lambda: [0] * NUM_KINDS)
+    ready: bool = False  # declared ready (报听): draw and discard only
+    passed_win: bool = False  # passed a win: no win on a discard until this seat discards again
+    passed_pungs: set[int] = field(default_factory=set)
+    drawn: int | None = None  # the tile just drawn (for a ready seat's forced discard)
+    turns: int = 0  # discards made
+
+    @property
+    def concealed_count(self) -> int:
+        return sum(self.counts)
+
+
+class WinKind(Enum):
+    SELF_DRAWN = "self_drawn"  # 自摸
+    DISCARD = "discard"  # 点炮 / 吃胡
+    ROBBED_KONG = "robbed_kong"  # 抢杠
+    INSTANT = "instant"  # Nanjing 快照 / 三清: the claim itself is the win
+
+
+@dataclass(frozen=True, slots=True)
+class WinContext:
+    """Everything about one win that scoring needs beyond the table itself."""
+
+    seat: int
+    tile: int
+    kind: WinKind
+    discarder: int | None  # who discarded (or whose kong was robbed) — None on a self-draw
+    counts: tuple[int, ...]  # concealed tiles including the winning tile (for INSTANT: before the claim)
+    replacement_chain: tuple[tuple[str, int | None], ...] = ()  # ("kong", feeder) / ("flower", None) …
+    first_turn: bool = False  # dealer's first turn (天胡)
+    live_tiles: int = 0  # tiles still to be drawn when the win came (海底 looks at this)
+
+
+@dataclass(frozen=True, slots=True)
+class WinResult:
+    context: WinContext
+    sheet: ScoreSheet
+    transfers: tuple[Transfer, ...]
+
+
+@dataclass(slots=True)
+class ClaimWindow:
+    """An open discard (or added kong) and the decisions still awaited."""
+
+    discarder: int
+    tile: int
+    options: dict[int, list[Action]]  # eligible seat -> its legal decisions (a pass always among them)
+    decisions: dict[int, Action] = field(default_factory=dict)
+    robbing: bool = False  # an added kong being robbed rather than a discard
+
+
+@dataclass(slots=True)
+class HandState:
+    ruleset: RuleSet
+    dealer: int
+    wall: list[int]
+    front: int
+    back: int  # index of the next replacement tile (the wall is used from both ends)
+    seats: list[SeatState]
+    phase: Phase
+    turn: int
+    multiplier: int = 1  # 比下胡 doubles the next hand
+    events: list[Event] = field(default_factory=list)
+    window: ClaimWindow | None = None
+    draw_source: DrawSource = DrawSource.NONE
+    replacement_chain: list[tuple[str, int | None]] = field(default_factory=list)
+    claims_made: int = 0  # pungs and kongs claimed so far (天胡/地胡 need none before)
+    discards_made: int = 0
+    follow_chain: tuple[int, int, int, int] | None = None  # (tile, first seat, length, last seat)
+    wins: list[WinResult] = field(default_factory=list)
+    transfers: list[Transfer] = field(default_factory=list)
+    penalties: int = 0
+    flower_kongs: int = 0
+    declare_pending: dict[int, bool] = field(default_factory=dict)
+    outcome: str = ""  # "win", "draw" or "abandoned" once ended
+    pending_kong: tuple[int, int] | None = None  # (seat, tile) of an added kong awaiting robbers
+
+    @property
+    def live_tiles(self) -> int:
+        """Tiles still to be drawn before only the reserved tail remains."""
+        return self.back - self.front + 1 - self.ruleset.reserved_tiles
+
+    def copy(self) -> HandState:
+        """An independent copy (the rule set, being immutable, is shared)."""
+        return copy.deepcopy(self, memo={id(self.ruleset): self.ruleset})
+
+    def deltas(self) -> list[int]:
+        totals = [0] * SEATS
+        for transfer in self.transfers:
+            totals[transfer.payer] -= transfer.amount
+            totals[transfer.payee] += transfer.amount
+        return totals

@@ -1,0 +1,249 @@
+"""What every rule set provides to the table, and the explained results it returns.
+
+A :class:`RuleSet` is data (its typed, frozen options) plus scoring code. The engine in
+:mod:`hupai.game` asks it which tiles make up the set, which are flowers, what a claim or a win is
+worth and who pays; it never hard-codes a regional rule.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar
+
+if TYPE_CHECKING:
+    from hupai.game.model import HandState, WinContext
+
+
+class RuleError(ValueError):
+    """An unknown rule set, preset or option, or an option value out of range."""
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreItem:
+    """One line of a score sheet: what it is, in both languages, what it adds, and where it comes from.
+
+    ``value`` is what the item adds to one share (for ``multiply`` items: the factor).
+    ``count`` is how many times it applies (e.g. four hard flowers); ``value`` already includes it.
+    """
+
+    key: str
+    zh: str
+    en: str
+    value: int
+    source: str
+    count: int = 1
+    multiply: bool = False
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "zh": self.zh,
+            "en": self.en,
+            "value": self.value,
+            "count": self.count,
+            "multiply": self.multiply,
+            "source": self.source,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Transfer:
+    """Money moving between two seats, with its reason (a key and its names)."""
+
+    payer: int
+    payee: int
+    amount: int
+    reason: str
+    zh: str
+    en: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "from": self.payer,
+            "to": self.payee,
+            "amount": self.amount,
+            "reason": self.reason,
+            "zh": self.zh,
+            "en": self.en,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreSheet:
+    """The score of one win: its items, the value of one share, and the reading it was scored on."""
+
+    seat: int
+    items: tuple[ScoreItem, ...]
+    share: int
+    reading: str
+    big_hand: bool
+    notes: tuple[str, ...] = ()
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "share": self.share,
+            "reading": self.reading,
+            "big_hand": self.big_hand,
+            "items": [item.as_dict() for item in self.items],
+            "notes": list(self.notes),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class WinVerdict:
+    """Whether a structurally complete hand may win here, and if so its score; else the reason."""
+
+    allowed: bool
+    sheet: ScoreSheet | None = None
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class HandOutcome:
+    """What the rule set concludes about a finished hand for the match: flags for the next hand."""
+
+    next_dealer: int
+    doubles_next: bool
+    causes: tuple[str, ...] = field(default=())
+
+
+class RuleSet(ABC):
+    """A regional rule set bound to its options."""
+
+    name: ClassVar[str]
+    zh: ClassVar[str]
+    en: ClassVar[str]
+    options_class: ClassVar[type[Any]]
+
+    def __init__(self, options: Any, preset: str) -> None:
+        self.options = options
+        self.preset = preset
+
+    # --- tiles and table shape -------------------------------------------------------------
+
+    @abstractmethod
+    def tile_set(self) -> list[int]:
+        """Every tile of a full set, in a fixed order (the engine shuffles a copy)."""
+
+    @abstractmethod
+    def is_flower(self, tile: int) -> bool:
+        """Tiles revealed and replaced from the back of the wall (补花)."""
+
+    @property
+    @abstractmethod
+    def reserved_tiles(self) -> int:
+        """Tiles at the end of the wall never drawn; the hand is a draw when only these remain."""
+
+    multi_ron: bool = True
+    concealed_kongs_public: bool = True
+    ready_declaration: bool = False
+    """Whether non-dealers may declare ready (报听) on their first 13 tiles."""
+    pass_win_restriction: bool = True
+    pass_pung_restriction: bool = True
+
+    # --- money during play ---------------------------------------------------------------
+
+    @abstractmethod
+    def kong_transfers(self, state: HandState, seat: int, meld_index: int) -> list[Transfer]:
+        """Money paid at once for a kong just completed by ``seat`` (its meld ``meld_index``)."""
+
+    def flower_kong_transfers(self, state: HandState, seat: int, flowers: Sequence[int]) -> list[Transfer]:
+        """Money paid at once for a flower kong (花杠)."""
+        return []
+
+    def flower_kongs(self, flowers: Sequence[int]) -> list[tuple[int, ...]]:
+        """The complete flower kongs among revealed flowers."""
+        return []
+
+    def discard_transfers(self, state: HandState, seat: int, tile: int) -> list[Transfer]:
+        """Penalties triggered by a discard (罚)."""
+        return []
+
+    # --- wins ------------------------------------------------------------------------------
+
+    @abstractmethod
+    def judge_win(self, state: HandState, context: WinContext) -> WinVerdict:
+        """Score a structurally complete (or instant) win, or say why it is not allowed."""
+
+    def instant_win_on_claim(self, state: HandState, seat: int, tile: int) -> bool:
+        """Whether claiming ``tile`` as a set would itself be a win (Nanjing 快照 / 三清)."""
+        return False
+
+    @abstractmethod
+    def win_transfers(self, state: HandState, context: WinContext, sheet: ScoreSheet) -> list[Transfer]:
+        """Who pays the winner, and how much (liability included)."""
+
+    @abstractmethod
+    def hand_outcome(self, state: HandState) -> HandOutcome:
+        """The next dealer and whether the next hand is doubled, once the hand has ended."""
+
+    def next_multiplier(self, current: int, doubles: bool) -> int:
+        """The next hand's multiplier after one with this outcome (Nanjing 比下胡 doubles)."""
+        return 2 if doubles else 1
+
+    def escape_transfers(self, seat: int, seats: int = 4) -> list[Transfer]:
+        """What a player who leaves a started game for good pays (逃跑)."""
+        return []
+
+    # --- options ----------------------------------------------------------------------------
+
+    def options_dict(self) -> dict[str, Any]:
+        return options_to_dict(self.options)
+
+
+def options_to_dict(options: Any) -> dict[str, Any]:
+    """Options as plain JSON-able data (tuples become lists)."""
+    out: dict[str, Any] = {}
+    for name in options.__dataclass_fields__:
+        value = getattr(options, name)
+        out[name] = list(value) if isinstance(value, tuple | frozenset) else value
+    return out
+
+
+def options_from_mapping(cls: type[Any], values: Mapping[str, Any], *, base: Any = None) -> Any:
+    """Build an options dataclass from a mapping, checking every name and type; unknown names fail."""
+    fields = cls.__dataclass_fields__
+    current = options_to_dict(base) if base is not None else {}
+    for name, value in values.items():
+        if name not in fields:
+            known = ", ".join(sorted(fields))
+            raise RuleError(f"unknown option {name!r} (known: {known})")
+        current[name] = value
+    converted: dict[str, Any] = {}
+    for name, value in current.items():
+        default = getattr(cls(), name) if base is None else getattr(base, name)
+        converted[name] = _coerce(name, value, default)
+    instance = cls(**converted)
+    validate = getattr(instance, "validate", None)
+    if validate is not None:
+        validate()
+    return instance
+
+
+def _coerce(name: str, value: Any, default: Any) -> Any:
+    if isinstance(default, bool):
+        if isinstance(value, str) and value.lower() in ("true", "false", "1", "0", "yes", "no", "on", "off"):
+            return value.lower() in ("true", "1", "yes", "on")
+        if not isinstance(value, bool):
+            raise RuleError(f"option {name!r} is true or false, not {value!r}")
+        return value
+    if isinstance(default, int):
+        try:
+            return int(value)
+        except (TypeError, ValueError):
+            raise RuleError(f"option {name!r} is a whole number, not {value!r}") from None
+    if isinstance(default, tuple):
+        if isinstance(value, str):
+            value = [part.strip() for part in value.split(",") if part.strip()]
+        if not isinstance(value, list | tuple):
+            raise RuleError(f"option {name!r} is a list, not {value!r}")
+        element = default[0] if default else ""
+        return tuple(_coerce(name, item, element) for item in value)
+    if isinstance(default, str):
+        if not isinstance(value, str):
+            raise RuleError(f"option {name!r} is text, not {value!r}")
+        return value
+    return value
