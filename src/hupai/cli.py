@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Annotated, NoReturn
 
 import typer
@@ -11,8 +13,12 @@ from rich.console import Console
 from rich.table import Table
 
 from hupai import __version__
+from hupai.game.match import HandResult
+from hupai.game.record import RecordError, read_record
+from hupai.game.record import replay as replay_record
 from hupai.hand import HandSizeError, decompositions, is_win, shanten, waits
 from hupai.hand.efficiency import DiscardOption, accepting_tiles, discard_options, unseen_counts
+from hupai.rules import RuleError, load_ruleset
 from hupai.tiles import NUM_KINDS, NotationError, format_tiles, parse_counts, parse_tiles, tile_name
 
 app = typer.Typer(
@@ -170,6 +176,111 @@ def demo(
             f"{shanten_label(best.shanten)}, {best.accepting_count} improving tiles"
         )
     console.print("The wall ran out before the hand won (荒庄).")
+
+
+def _parse_options(pairs: Sequence[str]) -> dict[str, object]:
+    options: dict[str, object] = {}
+    for pair in pairs:
+        name, separator, value = pair.partition("=")
+        if not separator or not name.strip():
+            _fail(f"--option takes name=value, not {pair!r}")
+        options[name.strip()] = _option_value(value.strip())
+    return options
+
+
+def _option_value(text: str) -> object:
+    """Option values on the command line: numbers, true/false, comma lists, or text."""
+    lowered = text.lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    if text.lstrip("-").isdigit():
+        return int(text)
+    if "," in text:
+        return [_option_value(part.strip()) for part in text.split(",") if part.strip()]
+    return text
+
+
+def _print_result(result: HandResult, seats: Sequence[str]) -> None:
+    names = [f"{seat}:{name}" for seat, name in enumerate(seats)]
+    title = f"第{result.index + 1}局 hand {result.index + 1} — 庄 dealer {names[result.dealer]}"
+    if result.multiplier > 1:
+        title += f" — 比下胡 ×{result.multiplier}"
+    console.rule(title)
+    if result.outcome == "draw":
+        console.print("荒庄 draw: the wall ran out")
+    elif result.outcome == "abandoned":
+        console.print("abandoned: a player left")
+    for how, tile, discarder, sheet in result.scores:
+        source = "自摸 self-drawn" if discarder is None else f"from {names[discarder]}"
+        console.print(
+            f"[bold]胡 {names[sheet.seat]}[/] on {_tile_cell(tile)} ({how}, {source}): {sheet.reading}"
+        )
+        table = Table(show_header=True)
+        for column in ("item", "项目", "value", "source"):
+            table.add_column(column, justify="right" if column == "value" else "left")
+        for entry in sheet.items:
+            shown = f"×{entry.value}" if entry.multiply else f"+{entry.value}"
+            label = f"{entry.en}" + (f" ({entry.count})" if entry.count > 1 else "")
+            table.add_row(label, entry.zh, shown, entry.source)
+        table.add_row("one share", "每家", str(sheet.share), "")
+        console.print(table)
+    if result.transfers:
+        payments = Table(title="付款 payments", title_justify="left")
+        for column in ("from", "to", "amount", "reason"):
+            payments.add_column(column, justify="right" if column == "amount" else "left")
+        for transfer in result.transfers:
+            payments.add_row(
+                names[transfer.payer],
+                names[transfer.payee],
+                str(transfer.amount),
+                f"{transfer.zh} {transfer.en}",
+            )
+        console.print(payments)
+    console.print(
+        "deltas 本局: " + "  ".join(f"{names[seat]} {delta:+d}" for seat, delta in enumerate(result.deltas))
+    )
+    if result.doubles_next:
+        console.print(f"比下胡 next hand doubled ({', '.join(result.causes)}); flags 插旗 {result.flags}")
+
+
+@app.command()
+def replay(
+    path: Annotated[Path, typer.Argument(help="A hupai-record/1 JSON file.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the settlement as JSON.")] = False,
+    ruleset: Annotated[
+        str | None, typer.Option(help="Re-score the same play under this rule set or preset.")
+    ] = None,
+    option: Annotated[
+        list[str] | None, typer.Option(help="name=value, repeatable: change an option for the re-scoring.")
+    ] = None,
+) -> None:
+    """Replay a record and print each hand's settlement and the totals."""
+    try:
+        record = read_record(path)
+        card = None
+        if ruleset is not None or option:
+            overrides = _parse_options(option or [])
+            base_options = {} if ruleset is not None else dict(record.options)
+            card = load_ruleset(ruleset or record.ruleset, {**base_options, **overrides})
+        result = replay_record(record, ruleset=card)
+    except (RecordError, RuleError) as error:
+        _fail(f"{path}: {error}")
+    if as_json:
+        print(json.dumps(result.as_dict(), ensure_ascii=False, indent=2))
+        return
+    for hand_result in result.results:
+        _print_result(hand_result, record.seats)
+    for seat, transfers in result.match.escapes:
+        console.print(
+            f"逃跑 seat {seat} left: " + ", ".join(f"{t.amount} to seat {t.payee}" for t in transfers)
+        )
+    console.rule("总计 totals")
+    console.print(
+        "  ".join(
+            f"{seat}:{name} {total:+d}"
+            for seat, (name, total) in enumerate(zip(record.seats, result.match.totals, strict=True))
+        )
+    )
 
 
 @app.callback(invoke_without_command=True)

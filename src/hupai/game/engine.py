@@ -115,6 +115,7 @@ def new_hand(
         phase=Phase.TURN,
         turn=dealer,
         multiplier=multiplier,
+        deal=tuple(tuple(tiles) for tiles in deal),
     )
     events: list[Event] = [HandStarted(dealer, multiplier, len(wall))]
     held_flowers: list[list[int]] = [[] for _ in range(SEATS)]
@@ -145,7 +146,7 @@ def new_hand(
     state.events.extend(events)
     state.replacement_chain.clear()  # opening replacements are not a 杠开
     if ruleset.ready_declaration:
-        options = {
+        options: dict[int, list[Action]] = {
             seat: [DeclareReady(seat=seat), Pass(seat=seat)]
             for seat in range(SEATS)
             if seat != dealer and waits(seats[seat].counts)
@@ -276,8 +277,11 @@ def _may_win_on_turn(state: HandState) -> bool:
 
 
 def _is_first_turn(state: HandState) -> bool:
-    return state.turn == state.dealer and state.discards_made == 0 and state.claims_made == 0 and (
-        state.draw_source is DrawSource.NONE
+    return (
+        state.turn == state.dealer
+        and state.discards_made == 0
+        and state.claims_made == 0
+        and (state.draw_source is DrawSource.NONE)
     )
 
 
@@ -349,7 +353,11 @@ def _claim_options(state: HandState, discarder: int, tile: int) -> dict[int, lis
 def _instant(state: HandState, seat: int, tile: int) -> bool:
     """Whether a claim of ``tile`` by ``seat`` is itself a win (Nanjing 快照 / 三清)."""
     player = state.seats[seat]
-    return player.counts[tile] >= 2 and not player.ready and state.ruleset.instant_win_on_claim(state, seat, tile)
+    return (
+        player.counts[tile] >= 2
+        and not player.ready
+        and state.ruleset.instant_win_on_claim(state, seat, tile)
+    )
 
 
 def _completes(counts: list[int], tile: int) -> bool:
@@ -378,19 +386,22 @@ def _refusal(state: HandState, action: Action) -> str:
         return "the hand is over"
     if state.phase in (Phase.CLAIM, Phase.ROB, Phase.DECLARE):
         window = state.window
-        if window is None or seat not in window.options:
-            what = {Phase.CLAIM: "this discard", Phase.ROB: "this kong", Phase.DECLARE: "报听 now"}[state.phase]
-            return f"seat {seat} has no decision to make on {what}"
+        assert window is not None
         if seat in window.decisions:
             return f"seat {seat} has already decided"
-        allowed = ", ".join(sorted({option.act for option in window.options[seat]}))
-        if isinstance(action, Win) and state.phase is Phase.CLAIM:
-            return _win_refusal(state, seat, window.tile, claim=True) or f"seat {seat} may only: {allowed}"
-        if isinstance(action, Pong) and window.tile in state.seats[seat].passed_pungs:
+        if isinstance(action, Win) and state.phase is not Phase.DECLARE and seat != window.discarder:
+            reason = _win_refusal(state, seat, window.tile, claim=True)
+            if reason:
+                return reason
+        if isinstance(action, Pong) and state.phase is Phase.CLAIM and window.tile in state.seats[seat].passed_pungs:
             return (
                 f"seat {seat} passed a pong of {tile_name(window.tile)} and may not pong it "
                 "until after its own next discard (过碰不碰)"
             )
+        if seat not in window.options:
+            what = {Phase.CLAIM: "this discard", Phase.ROB: "this kong", Phase.DECLARE: "报听 now"}[state.phase]
+            return f"seat {seat} has no decision to make on {what}"
+        allowed = ", ".join(sorted({option.act for option in window.options[seat]}))
         return f"seat {seat} may only: {allowed}"
     if seat != state.turn:
         return f"it is seat {state.turn}'s turn, not seat {seat}'s"
@@ -424,11 +435,14 @@ def _win_refusal(state: HandState, seat: int, tile: int | None, *, claim: bool) 
     player = state.seats[seat]
     if claim and tile is not None:
         if state.ruleset.pass_win_restriction and player.passed_win:
-            return f"seat {seat} passed a win and may not win on a discard until its own next discard (过胡不胡)"
+            return (
+                f"seat {seat} passed a win and may not win on a discard until its own next discard (过胡不胡)"
+            )
         if not _completes(player.counts, tile):
             return f"诈胡: {tile_name(tile)} does not complete seat {seat}'s hand"
         verdict = state.ruleset.judge_win(
-            state, _claim_context(state, seat, tile, state.window.discarder if state.window else 0, WinKind.DISCARD)
+            state,
+            _claim_context(state, seat, tile, state.window.discarder if state.window else 0, WinKind.DISCARD),
         )
         return verdict.reason
     if not _may_win_on_turn(state):
@@ -444,6 +458,7 @@ def _win_refusal(state: HandState, seat: int, tile: int | None, *, claim: bool) 
 def step(state: HandState, action: Action) -> tuple[HandState, list[Event]]:
     """Apply ``action`` (after :func:`verify`) and return the state and the events it produced."""
     verify(state, action)
+    state.actions.append(action)
     events: list[Event] = []
     if state.phase in (Phase.CLAIM, Phase.ROB, Phase.DECLARE):
         window = state.window

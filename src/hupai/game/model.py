@@ -149,6 +149,8 @@ class HandState:
     declare_pending: dict[int, bool] = field(default_factory=dict)
     outcome: str = ""  # "win", "draw" or "abandoned" once ended
     pending_kong: tuple[int, int] | None = None  # (seat, tile) of an added kong awaiting robbers
+    actions: list[Action] = field(default_factory=list)  # every action applied, passes included
+    deal: tuple[tuple[int, ...], ...] = ()  # as dealt, before flowers were replaced (for records)
 
     @property
     def live_tiles(self) -> int:

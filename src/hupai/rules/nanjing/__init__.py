@@ -74,7 +74,9 @@ class NanjingRuleSet(RuleSet):
             amount = self._money(state, self.options.concealed_kong_money)
             return [transfer(other, seat, amount, "concealed_kong") for other in _others(seat)]
         assert meld.feeder is not None
-        return [transfer(meld.feeder, seat, self._money(state, self.options.exposed_kong_money), "exposed_kong")]
+        return [
+            transfer(meld.feeder, seat, self._money(state, self.options.exposed_kong_money), "exposed_kong")
+        ]
 
     def flower_kong_transfers(self, state: HandState, seat: int, flowers: Sequence[int]) -> list[Transfer]:
         amount = self._money(state, self.options.flower_kong_money)
@@ -118,7 +120,11 @@ class NanjingRuleSet(RuleSet):
             assert context.discarder is not None
             return [transfer(context.discarder, seat, 3 * share, "robbed_kong")]
         if liable is not None and liable != seat:
-            shares = 3 if context.kind is WinKind.SELF_DRAWN or self.options.liability_on_ron == "three_shares" else 1
+            shares = (
+                3
+                if context.kind is WinKind.SELF_DRAWN or self.options.liability_on_ron == "three_shares"
+                else 1
+            )
             if context.kind is not WinKind.SELF_DRAWN and self.options.kuaizhao_ron_value == "pengpeng_only":
                 share = _pengpeng_value(sheet, self.options)
             return [transfer(liable, seat, shares * share, "kuaizhao")]
@@ -126,7 +132,9 @@ class NanjingRuleSet(RuleSet):
             assert context.discarder is not None
             return [transfer(context.discarder, seat, 3 * share, "sanqing")]
         if context.kind is WinKind.SELF_DRAWN:
-            feeder = bloom_feeder(context) if any(entry.key == "big_kong_bloom" for entry in sheet.items) else None
+            feeder = (
+                bloom_feeder(context) if any(entry.key == "big_kong_bloom" for entry in sheet.items) else None
+            )
             if feeder is not None:
                 return [transfer(feeder, seat, 3 * share, "kong_bloom_liability")]
             return [transfer(other, seat, share, "win_self_drawn") for other in _others(seat)]
@@ -167,7 +175,8 @@ class NanjingRuleSet(RuleSet):
         others = _others(seat)
         base, extra = divmod(self.options.escape_penalty, len(others))
         return [
-            transfer(seat, other, base + (1 if index < extra else 0), "escape") for index, other in enumerate(others)
+            transfer(seat, other, base + (1 if index < extra else 0), "escape")
+            for index, other in enumerate(others)
         ]
 
 

@@ -71,7 +71,9 @@ class NanjingOptions:
     penalty_each: int = 10  # C-NJ-6: 10 (S002, S003a) or 6 (S000a)
     follow_penalty_scope: str = "any_time"  # C-NJ-7: any_time | first_round_dealer_led
     # Liability (包牌)
-    liability_on_ron: str = "one_share"  # C-NJ-16, C-NJ-21: 快照 liability on a deal-in: one_share | three_shares
+    liability_on_ron: str = (
+        "one_share"  # C-NJ-16, C-NJ-21: 快照 liability on a deal-in: one_share | three_shares
+    )
     kuaizhao_other_feeder: str = "duidui"  # C-NJ-15: duidui | duidui_plus_quanqiu
     kuaizhao_ron_value: str = "actual"  # C-NJ-16: actual | pengpeng_only
     kuaizhao_overrides_robkong: bool = False
@@ -105,7 +107,9 @@ class NanjingOptions:
                 raise RuleError(f"option {name!r} is one of {', '.join(allowed)}, not {value!r}")
         for source in self.yajue_source:
             if source not in ("own_pung", "others_pung", "three_discarded"):
-                raise RuleError(f"yajue_source entries are own_pung, others_pung, three_discarded, not {source!r}")
+                raise RuleError(
+                    f"yajue_source entries are own_pung, others_pung, three_discarded, not {source!r}"
+                )
         for trigger in self.bixiahu_triggers:
             if trigger not in BIXIAHU_TRIGGERS:
                 raise RuleError(f"unknown 比下胡 trigger {trigger!r} (known: {', '.join(BIXIAHU_TRIGGERS)})")

@@ -35,7 +35,11 @@ BIG_HAND_ITEMS = frozenset(
         "wuhuaguo",
     }
 )
-_SHAPE_ITEMS = ((WaitShape.MIDDLE, "closed_wait"), (WaitShape.EDGE, "edge_wait"), (WaitShape.PAIR, "pair_wait"))
+_SHAPE_ITEMS = (
+    (WaitShape.MIDDLE, "closed_wait"),
+    (WaitShape.EDGE, "edge_wait"),
+    (WaitShape.PAIR, "pair_wait"),
+)
 
 
 def suit_of_kind(kind: int) -> int:
@@ -174,9 +178,9 @@ def score_natural(state: HandState, context: WinContext, options: NanjingOptions
     best: ScoreSheet | None = None
     for reading in readings:
         sheet = _score_reading(context, reading, facts, options)
-        if sheet.big_hand or facts.menqing or facts.hard >= options.small_hand_hard_flowers:
-            if best is None or sheet.share > best.share:
-                best = sheet
+        allowed = sheet.big_hand or facts.menqing or facts.hard >= options.small_hand_hard_flowers
+        if allowed and (best is None or sheet.share > best.share):
+            best = sheet
     if best is None:
         return WinVerdict(
             False,
@@ -188,7 +192,9 @@ def score_natural(state: HandState, context: WinContext, options: NanjingOptions
     return WinVerdict(True, sheet=best)
 
 
-def _score_reading(context: WinContext, reading: Reading, facts: _Facts, options: NanjingOptions) -> ScoreSheet:
+def _score_reading(
+    context: WinContext, reading: Reading, facts: _Facts, options: NanjingOptions
+) -> ScoreSheet:
     seven_pairs = reading.form is Form.SEVEN_PAIRS
     bonuses: list[ScoreItem] = []
     if facts.tianhu and options.tianhu == "fixed_per_payer":
@@ -214,7 +220,9 @@ def _score_reading(context: WinContext, reading: Reading, facts: _Facts, options
     if facts.single_wait and not seven_pairs and not quanqiu:
         shapes = reading.wait_shapes(context.tile)
         shape_key = next((key for shape, key in _SHAPE_ITEMS if shape in shapes), "")
-        yajue_shapes = {WaitShape.MIDDLE} if options.yajue_shapes == "kanchan" else {WaitShape.MIDDLE, WaitShape.EDGE}
+        yajue_shapes = (
+            {WaitShape.MIDDLE} if options.yajue_shapes == "kanchan" else {WaitShape.MIDDLE, WaitShape.EDGE}
+        )
         if facts.yajue_tile and shapes & yajue_shapes:
             bonuses.append(item("yajue", options.yajue_bonus))
             shape_key = ""
@@ -226,7 +234,12 @@ def _score_reading(context: WinContext, reading: Reading, facts: _Facts, options
     soft += _counted([(shape_key, 1, 1)] if shape_key else [])
     soft += _counted([("missing_suit", 1, 1)] if missing_suit else [])
     soft += _counted([("wind_pair", 1, 1)] if wind_pair else [])
-    if facts.menqing and not seven_pairs and not facts.tianhu and (not facts.dihu or options.dihu_adds_menqing):
+    if (
+        facts.menqing
+        and not seven_pairs
+        and not facts.tianhu
+        and (not facts.dihu or options.dihu_adds_menqing)
+    ):
         bonuses.append(item("menqing", options.menqing_bonus))
     if facts.tianhu:
         bonuses.append(item("tianhu", options.tianhu_bonus))
@@ -285,7 +298,11 @@ def _bloom_items(facts: _Facts, options: NanjingOptions) -> list[ScoreItem]:
 
 
 def _sheet(
-    context: WinContext, reading: Reading | str, items: list[ScoreItem], facts: _Facts, options: NanjingOptions
+    context: WinContext,
+    reading: Reading | str,
+    items: list[ScoreItem],
+    facts: _Facts,
+    options: NanjingOptions,
 ) -> ScoreSheet:
     if facts.multiplier > 1:
         items.append(item("bixiahu", facts.multiplier, multiply=True))
@@ -309,8 +326,7 @@ def kuaizhao_feeder(melds: Sequence[Meld]) -> int | None:
     feeders = {meld.feeder for meld in first_three if meld.kind is not MeldKind.CONCEALED_KONG}
     if len(feeders) != 1:
         return None
-    feeder = feeders.pop()
-    return feeder
+    return feeders.pop()
 
 
 def sanqing_suit(melds: Sequence[Meld]) -> int | None:
@@ -335,7 +351,7 @@ def sanqing_claim(counts: Sequence[int], melds: Sequence[Meld], tile: int, trigg
     rank = tile % 9
     neighbours = ((-2, -1), (-1, 1), (1, 2))
     return any(
-        0 <= rank + low and rank + high <= 8 and counts[tile + low] and counts[tile + high]
+        rank + low >= 0 and rank + high <= 8 and counts[tile + low] and counts[tile + high]
         for low, high in neighbours
     )
 
@@ -359,7 +375,14 @@ def score_instant(state: HandState, context: WinContext, options: NanjingOptions
     if sanqing or same_feeder or options.kuaizhao_other_feeder == "duidui_plus_quanqiu":
         items.append(item("quanqiu", options.quanqiu_bonus))
     if len(suits - {3}) == 1:
-        items.append(item("hunyise" if 3 in suits else "qingyise", options.hunyise_bonus if 3 in suits else options.qingyise_bonus))
+        items.append(
+            item(
+                "hunyise" if 3 in suits else "qingyise",
+                options.hunyise_bonus if 3 in suits else options.qingyise_bonus,
+            )
+        )
     label = "三清" if sanqing and feeder is None else "快照"
-    reading = f"{label}: " + " ".join(format_tiles([meld.tile] * (4 if meld.kind.is_kong else 3)) for meld in four)
+    reading = f"{label}: " + " ".join(
+        format_tiles([meld.tile] * (4 if meld.kind.is_kong else 3)) for meld in four
+    )
     return WinVerdict(True, sheet=_sheet(context, reading, items, facts, options))

@@ -1,0 +1,310 @@
+"""Game records (``hupai-record/1``): read, write and replay. See ``docs/record-format.md``.
+
+A record holds the rule set and options, the seats, and for every hand its dealer, its deal and wall
+(or a seed) and the actions in order. Draws and flower replacements are automatic and not written.
+Passes may be left out: while a discard is open, an action that is a legal claim on it is that claim;
+any other action means everyone still undecided passed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hupai.game.actions import Action, ActionParseError, Pass, action_from_dict, action_to_dict
+from hupai.game.engine import IllegalAction, InvalidDeal, legal_actions, shuffled_deal, step
+from hupai.game.match import HandResult, Match
+from hupai.game.model import SEATS, HandState, Phase
+from hupai.rules import load_ruleset
+from hupai.rules.base import RuleError, RuleSet
+from hupai.tiles import format_tiles, parse_tiles
+
+__all__ = [
+    "FORMAT",
+    "HandRecord",
+    "MatchRecord",
+    "RecordError",
+    "ReplayResult",
+    "apply_action",
+    "read_record",
+    "record_from_match",
+    "replay",
+    "write_record",
+]
+
+FORMAT = "hupai-record/1"
+ESCAPE = "escape"
+
+
+class RecordError(ValueError):
+    """A record that cannot be read or replayed; the message names the hand and action."""
+
+
+@dataclass(frozen=True, slots=True)
+class Escape:
+    """A player leaving the game for good (逃跑), written ``{"seat": 2, "act": "escape"}``."""
+
+    seat: int
+    act = ESCAPE
+
+
+@dataclass(frozen=True, slots=True)
+class HandRecord:
+    dealer: int
+    actions: tuple[Action | Escape, ...]
+    deal: tuple[tuple[int, ...], ...] | None = None
+    wall: tuple[int, ...] | None = None
+    seed: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRecord:
+    ruleset: str
+    options: Mapping[str, Any]
+    seats: tuple[str, ...]
+    hands: tuple[HandRecord, ...]
+    seed: int | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+# --- reading ---------------------------------------------------------------------------------------
+
+
+def read_record(source: Path | str | Mapping[str, Any]) -> MatchRecord:
+    """Read a record from a file path, JSON text or a parsed mapping; raises :class:`RecordError`."""
+    data: Any = source
+    if isinstance(source, Path):
+        try:
+            source = source.read_text(encoding="utf-8")
+        except OSError as error:
+            raise RecordError(f"cannot read {data}: {error.strerror}") from None
+    if isinstance(source, str):
+        try:
+            data = json.loads(source)
+        except json.JSONDecodeError as error:
+            raise RecordError(f"not JSON: {error.msg} at line {error.lineno}, column {error.colno}") from None
+    if not isinstance(data, Mapping):
+        raise RecordError("a record is a JSON object")
+    if data.get("format") != FORMAT:
+        raise RecordError(f"'format' must be {FORMAT!r}, not {data.get('format')!r}")
+    ruleset = data.get("ruleset")
+    if not isinstance(ruleset, str):
+        raise RecordError("'ruleset' names a rule set or preset, e.g. \"nanjing\"")
+    options = data.get("options", {})
+    if not isinstance(options, Mapping):
+        raise RecordError("'options' is an object of option names and values")
+    seats = data.get("seats", ["0", "1", "2", "3"])
+    if not isinstance(seats, list) or len(seats) != SEATS or not all(isinstance(name, str) for name in seats):
+        raise RecordError("'seats' lists the four players' names")
+    hands = data.get("hands")
+    if not isinstance(hands, list) or not hands:
+        raise RecordError("'hands' lists at least one hand")
+    seed = data.get("seed")
+    if seed is not None and not isinstance(seed, int):
+        raise RecordError("'seed' is a whole number")
+    known = {"format", "ruleset", "options", "seats", "hands", "seed"}
+    extra = {key: value for key, value in data.items() if key not in known}
+    return MatchRecord(
+        ruleset=ruleset,
+        options=dict(options),
+        seats=tuple(seats),
+        hands=tuple(_read_hand(index, hand) for index, hand in enumerate(hands)),
+        seed=seed,
+        extra=extra,
+    )
+
+
+def _read_hand(index: int, data: Any) -> HandRecord:
+    where = f"hand {index}"
+    if not isinstance(data, Mapping):
+        raise RecordError(f"{where}: a hand is an object")
+    dealer = data.get("dealer", 0)
+    if not isinstance(dealer, int) or not 0 <= dealer < SEATS:
+        raise RecordError(f"{where}: 'dealer' is a seat 0-3")
+    actions_data = data.get("actions", [])
+    if not isinstance(actions_data, list):
+        raise RecordError(f"{where}: 'actions' is a list")
+    actions: list[Action | Escape] = []
+    for number, entry in enumerate(actions_data):
+        try:
+            if isinstance(entry, Mapping) and entry.get("act") == ESCAPE:
+                seat = entry.get("seat")
+                if not isinstance(seat, int) or not 0 <= seat < SEATS:
+                    raise ActionParseError(f"'seat' must be 0-3, not {seat!r}")
+                actions.append(Escape(seat))
+            else:
+                actions.append(action_from_dict(entry))
+        except ActionParseError as error:
+            raise RecordError(f"{where}, action {number}: {error}") from None
+    seed = data.get("seed")
+    if "deal" in data or "wall" in data:
+        deal_data, wall_data = data.get("deal"), data.get("wall")
+        if not isinstance(deal_data, list) or len(deal_data) != SEATS or not isinstance(wall_data, str):
+            raise RecordError(f"{where}: 'deal' lists four hands in notation and 'wall' is one string")
+        try:
+            deal = tuple(tuple(parse_tiles(tiles)) for tiles in deal_data)
+            wall = tuple(parse_tiles(wall_data))
+        except (ValueError, TypeError) as error:
+            raise RecordError(f"{where}: {error}") from None
+        return HandRecord(dealer=dealer, actions=tuple(actions), deal=deal, wall=wall)
+    if not isinstance(seed, int):
+        raise RecordError(f"{where}: give 'deal' and 'wall', or a 'seed'")
+    return HandRecord(dealer=dealer, actions=tuple(actions), seed=seed)
+
+
+# --- writing ---------------------------------------------------------------------------------------
+
+
+def write_record(record: MatchRecord) -> dict[str, Any]:
+    """The JSON-ready form of a record."""
+    hands = []
+    for hand in record.hands:
+        entry: dict[str, Any] = {"dealer": hand.dealer}
+        if hand.deal is not None and hand.wall is not None:
+            entry["deal"] = [format_tiles(tiles) for tiles in hand.deal]
+            entry["wall"] = format_tiles(hand.wall)
+        else:
+            entry["seed"] = hand.seed
+        entry["actions"] = [
+            {"seat": action.seat, "act": ESCAPE} if isinstance(action, Escape) else action_to_dict(action)
+            for action in hand.actions
+        ]
+        hands.append(entry)
+    out: dict[str, Any] = {
+        "format": FORMAT,
+        "ruleset": record.ruleset,
+        "options": dict(record.options),
+        "seats": list(record.seats),
+    }
+    if record.seed is not None:
+        out["seed"] = record.seed
+    out.update(record.extra)
+    out["hands"] = hands
+    return out
+
+
+def record_from_match(match: Match, states: Sequence[HandState]) -> MatchRecord:
+    """A record of hands played through a :class:`Match` (every option written out in full)."""
+    hands = []
+    escapes = dict(match.escapes)
+    for index, state in enumerate(states):
+        actions: list[Action | Escape] = list(state.actions)
+        if index == len(states) - 1:
+            actions.extend(Escape(seat) for seat in escapes)
+        hands.append(
+            HandRecord(dealer=state.dealer, actions=tuple(actions), deal=state.deal, wall=tuple(state.wall))
+        )
+    return MatchRecord(
+        ruleset=match.ruleset.preset,
+        options=match.ruleset.options_dict(),
+        seats=tuple(match.seats),
+        hands=tuple(hands),
+        seed=match.seed,
+    )
+
+
+# --- replaying -------------------------------------------------------------------------------------
+
+
+@dataclass
+class ReplayResult:
+    match: Match
+    states: list[HandState]
+
+    @property
+    def results(self) -> list[HandResult]:
+        return self.match.results
+
+    def as_dict(self) -> dict[str, Any]:
+        escapes = [
+            {"seat": seat, "transfers": [transfer.as_dict() for transfer in transfers]}
+            for seat, transfers in self.match.escapes
+        ]
+        return {
+            "ruleset": self.match.ruleset.preset,
+            "options": self.match.ruleset.options_dict(),
+            "seats": list(self.match.seats),
+            "hands": [result.as_dict() for result in self.results],
+            "escapes": escapes,
+            "totals": list(self.match.totals),
+        }
+
+
+def apply_action(state: HandState, action: Action) -> None:
+    """Apply a record action: a legal decision on an open discard is taken as one; any other action
+    first passes every seat still undecided. Raises :class:`IllegalAction` when it is not legal."""
+    while True:
+        if state.phase is Phase.ENDED:
+            raise IllegalAction("the hand is already over")
+        window = state.window
+        if window is None or state.phase is Phase.TURN:
+            step(state, action)
+            return
+        if action in legal_actions(state, action.seat):
+            step(state, action)
+            return
+        undecided = [seat for seat in sorted(window.options) if seat not in window.decisions]
+        for seat in undecided:
+            step(state, Pass(seat=seat))
+
+
+def close_open_window(state: HandState) -> None:
+    """Pass every seat still undecided on the open discard, kong or 报听 window."""
+    while state.phase in (Phase.CLAIM, Phase.ROB, Phase.DECLARE) and state.window is not None:
+        undecided = [seat for seat in sorted(state.window.options) if seat not in state.window.decisions]
+        step(state, Pass(seat=undecided[0]))
+
+
+def replay(
+    record: MatchRecord,
+    *,
+    ruleset: RuleSet | None = None,
+    allow_unfinished: bool = False,
+) -> ReplayResult:
+    """Play a record through the engine and settle every hand.
+
+    ``ruleset`` re-scores the same play under another rule card (by default the record's own).
+    Raises :class:`RecordError` naming the hand, the action's index and the reason.
+    """
+    if ruleset is None:
+        try:
+            ruleset = load_ruleset(record.ruleset, record.options)
+        except RuleError as error:
+            raise RecordError(str(error)) from None
+    match = Match(ruleset, seed=record.seed or 0, seats=record.seats, dealer=record.hands[0].dealer)
+    states: list[HandState] = []
+    for index, hand in enumerate(record.hands):
+        match.dealer = hand.dealer
+        try:
+            if hand.seed is not None:
+                deal, wall = shuffled_deal(ruleset, hand.dealer, hand.seed)
+                state = match.start_hand(deal=deal, wall=wall)
+            else:
+                assert hand.deal is not None and hand.wall is not None
+                state = match.start_hand(deal=hand.deal, wall=hand.wall)
+        except InvalidDeal as error:
+            raise RecordError(f"hand {index}: {error}") from None
+        states.append(state)
+        for number, action in enumerate(hand.actions):
+            if isinstance(action, Escape):
+                match.escape(action.seat)
+                return ReplayResult(match, states)
+            try:
+                apply_action(state, action)
+            except IllegalAction as error:
+                act = action_to_dict(action)
+                raise RecordError(
+                    f"hand {index}, action {number} ({json.dumps(act, ensure_ascii=False)}): {error}"
+                ) from None
+        close_open_window(state)
+        if state.phase is not Phase.ENDED:
+            if allow_unfinished and index == len(record.hands) - 1:
+                return ReplayResult(match, states)
+            raise RecordError(
+                f"hand {index}: the record stops before the hand is over (seat {state.turn} is to play)"
+            )
+        match.finish_hand(state)
+    return ReplayResult(match, states)

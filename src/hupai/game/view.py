@@ -1,0 +1,189 @@
+"""What one seat may see: its own tiles and the public table, nothing else.
+
+``view(state, seat)`` is built from the state by copying only public facts and that seat's own
+concealed tiles; ``view(state, None)`` is a spectator's. ``full_view`` opens every hand and is only
+given for a finished hand (replays).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from hupai.game.actions import Action, action_to_dict
+from hupai.game.engine import legal_actions
+from hupai.game.events import Event, event_to_dict, redact
+from hupai.game.model import HandState, MeldKind, Phase
+from hupai.tiles import NUM_KINDS, format_tiles
+
+__all__ = ["PublicMeld", "PublicSeat", "SeatView", "events_for", "full_view", "view"]
+
+
+@dataclass(frozen=True, slots=True)
+class PublicMeld:
+    kind: str
+    tile: int | None  # None for a concealed kong kept face down
+    feeder: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class PublicSeat:
+    concealed_count: int
+    flowers: tuple[int, ...]
+    melds: tuple[PublicMeld, ...]
+    discards: tuple[int, ...]
+    claimed: tuple[bool, ...]  # which discards were taken by a pong or kong
+    ready: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    seat: int | None  # None: a spectator
+    ruleset: str
+    dealer: int
+    multiplier: int
+    phase: str
+    turn: int
+    live_tiles: int
+    seats: tuple[PublicSeat, ...]
+    hand: tuple[int, ...] | None  # this seat's concealed tiles, sorted (None for a spectator)
+    drawn: int | None  # the tile this seat just drew
+    open_tile: int | None  # the discard (or added kong) open to claims
+    open_from: int | None
+    legal: tuple[Action, ...]
+    deltas: tuple[int, ...]
+    outcome: str
+    hands: tuple[tuple[int, ...], ...] | None = None  # every hand: full views of finished hands only
+
+    def as_dict(self) -> dict[str, Any]:
+        def tiles(values: tuple[int, ...] | None) -> str | None:
+            return None if values is None else format_tiles(values)
+
+        return {
+            "seat": self.seat,
+            "ruleset": self.ruleset,
+            "dealer": self.dealer,
+            "multiplier": self.multiplier,
+            "phase": self.phase,
+            "turn": self.turn,
+            "live_tiles": self.live_tiles,
+            "seats": [
+                {
+                    "concealed_count": public.concealed_count,
+                    "flowers": format_tiles(public.flowers),
+                    "melds": [
+                        {
+                            "kind": meld.kind,
+                            "tile": None if meld.tile is None else format_tiles([meld.tile]),
+                            "from": meld.feeder,
+                        }
+                        for meld in public.melds
+                    ],
+                    "discards": format_tiles(public.discards),
+                    "claimed": list(public.claimed),
+                    "ready": public.ready,
+                }
+                for public in self.seats
+            ],
+            "hand": tiles(self.hand),
+            "drawn": None if self.drawn is None else format_tiles([self.drawn]),
+            "open_tile": None if self.open_tile is None else format_tiles([self.open_tile]),
+            "open_from": self.open_from,
+            "legal": [action_to_dict(action) for action in self.legal],
+            "deltas": list(self.deltas),
+            "outcome": self.outcome,
+            "hands": None if self.hands is None else [format_tiles(hand) for hand in self.hands],
+        }
+
+
+def _sorted_tiles(counts: list[int]) -> tuple[int, ...]:
+    return tuple(kind for kind in range(NUM_KINDS) for _ in range(counts[kind]))
+
+
+def _public_seats(state: HandState, viewer: int | None, *, everything: bool) -> tuple[PublicSeat, ...]:
+    public_kongs = state.ruleset.concealed_kongs_public
+    out = []
+    for seat, player in enumerate(state.seats):
+        melds = tuple(
+            PublicMeld(
+                meld.kind.value,
+                None
+                if meld.kind is MeldKind.CONCEALED_KONG and not (public_kongs or everything or seat == viewer)
+                else meld.tile,
+                meld.feeder,
+            )
+            for meld in player.melds
+        )
+        out.append(
+            PublicSeat(
+                concealed_count=player.concealed_count,
+                flowers=tuple(player.flowers),
+                melds=melds,
+                discards=tuple(player.discards),
+                claimed=tuple(player.discard_claimed),
+                ready=player.ready,
+            )
+        )
+    return tuple(out)
+
+
+def view(state: HandState, seat: int | None) -> SeatView:
+    """What ``seat`` may see now (``None``: a spectator). Other seats' concealed tiles and the wall
+    never appear; at the end of a hand the concealed hands are opened to everyone."""
+    window = state.window
+    open_tile = window.tile if window is not None and state.phase is not Phase.DECLARE else None
+    ended = state.phase is Phase.ENDED
+    own = state.seats[seat] if seat is not None else None
+    return SeatView(
+        seat=seat,
+        ruleset=state.ruleset.name,
+        dealer=state.dealer,
+        multiplier=state.multiplier,
+        phase=state.phase.value,
+        turn=state.turn,
+        live_tiles=max(state.live_tiles, 0),
+        seats=_public_seats(state, seat, everything=False),
+        hand=_sorted_tiles(own.counts) if own is not None else None,
+        drawn=own.drawn if own is not None and state.turn == seat else None,
+        open_tile=open_tile,
+        open_from=window.discarder if open_tile is not None and window is not None else None,
+        legal=tuple(legal_actions(state, seat)) if seat is not None else (),
+        deltas=tuple(state.deltas()),
+        outcome=state.outcome,
+        hands=tuple(_sorted_tiles(player.counts) for player in state.seats) if ended else None,
+    )
+
+
+def full_view(state: HandState) -> SeatView:
+    """Every hand open: only for a finished hand (replays)."""
+    if state.phase is not Phase.ENDED:
+        raise ValueError("all hands are shown only once the hand is over")
+    base = view(state, None)
+    return SeatView(
+        seat=None,
+        ruleset=base.ruleset,
+        dealer=base.dealer,
+        multiplier=base.multiplier,
+        phase=base.phase,
+        turn=base.turn,
+        live_tiles=base.live_tiles,
+        seats=_public_seats(state, None, everything=True),
+        hand=None,
+        drawn=None,
+        open_tile=None,
+        open_from=None,
+        legal=(),
+        deltas=base.deltas,
+        outcome=base.outcome,
+        hands=base.hands,
+    )
+
+
+def events_for(state: HandState, seat: int | None, *, start: int = 0) -> list[Event]:
+    """The hand's events from ``start`` on, as ``seat`` may see them (None: a spectator)."""
+    public = state.ruleset.concealed_kongs_public
+    return [redact(event, seat, concealed_kongs_public=public) for event in state.events[start:]]
+
+
+def events_as_dicts(events: list[Event]) -> list[dict[str, Any]]:
+    return [event_to_dict(event) for event in events]

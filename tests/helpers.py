@@ -1,0 +1,109 @@
+"""Helpers to set up tables and wins for rule tests."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from hupai.game.engine import new_hand
+from hupai.game.model import HandState, Meld, MeldKind, WinContext, WinKind
+from hupai.game.scripting import run_moves
+from hupai.game.stacking import stack_wall
+from hupai.rules import load_ruleset
+from hupai.rules.base import ScoreSheet, WinVerdict
+from hupai.tiles import parse_counts, parse_tiles
+
+
+def table(
+    hands: dict[int, str],
+    *,
+    draws: str = "",
+    replacements: str = "",
+    dealer: int = 0,
+    multiplier: int = 1,
+    preset: str = "nanjing",
+    **options: Any,
+) -> HandState:
+    ruleset = load_ruleset(preset, options)
+    deal, wall = stack_wall(ruleset, dealer=dealer, hands=hands, draws=draws, replacements=replacements)
+    return new_hand(ruleset, dealer=dealer, deal=deal, wall=wall, multiplier=multiplier)
+
+
+def play(state: HandState, *moves: str) -> HandState:
+    return run_moves(state, list(moves))
+
+
+_KINDS = {
+    "pung": MeldKind.PUNG,
+    "kong": MeldKind.EXPOSED_KONG,
+    "added": MeldKind.ADDED_KONG,
+    "concealed": MeldKind.CONCEALED_KONG,
+}
+
+
+def judge(
+    hand: str,
+    tile: str,
+    *,
+    how: str = "self_drawn",
+    melds: Sequence[tuple[str, str, int | None]] = (),
+    flowers: str = "",
+    seat: int = 1,
+    discarder: int | None = None,
+    other_melds: Sequence[tuple[int, str, str, int | None]] = (),
+    ready: bool = False,
+    first_turn: bool = False,
+    chain: tuple[tuple[str, int | None], ...] = (),
+    live: int = 50,
+    multiplier: int = 1,
+    preset: str = "nanjing",
+    **options: Any,
+) -> WinVerdict:
+    """Judge a win of ``hand`` (concealed tiles including the winning ``tile``) at an otherwise quiet
+    table: melds as (kind, tile, feeder), flowers in notation."""
+    state = new_hand(load_ruleset(preset, options), dealer=0, seed=1, multiplier=multiplier)
+    for player in state.seats:
+        player.counts = [0] * 34
+        player.melds = []
+        player.flowers = []
+    player = state.seats[seat]
+    player.counts = parse_counts(hand)
+    player.flowers = parse_tiles(flowers)
+    player.ready = ready
+    for order, (kind, meld_tile, feeder) in enumerate(melds):
+        player.melds.append(Meld(_KINDS[kind], parse_tiles(meld_tile)[0], feeder, order))
+    for other, kind, meld_tile, feeder in other_melds:
+        others = state.seats[other].melds
+        others.append(Meld(_KINDS[kind], parse_tiles(meld_tile)[0], feeder, len(others)))
+    kind = WinKind(how)
+    if kind is not WinKind.SELF_DRAWN and discarder is None:
+        discarder = (seat + 3) % 4
+    context = WinContext(
+        seat=seat,
+        tile=parse_tiles(tile)[0],
+        kind=kind,
+        discarder=discarder,
+        counts=tuple(player.counts),
+        replacement_chain=chain,
+        first_turn=first_turn,
+        live_tiles=live,
+    )
+    return state.ruleset.judge_win(state, context)
+
+
+def sheet_of(verdict: WinVerdict) -> ScoreSheet:
+    assert verdict.allowed, verdict.reason
+    assert verdict.sheet is not None
+    return verdict.sheet
+
+
+def items(verdict: WinVerdict) -> dict[str, int]:
+    return {entry.key: entry.value for entry in sheet_of(verdict).items}
+
+
+def win_items(state: HandState, index: int = 0) -> dict[str, int]:
+    return {entry.key: entry.value for entry in state.wins[index].sheet.items}
+
+
+def transfers(state: HandState) -> list[tuple[int, int, int, str]]:
+    return [(t.payer, t.payee, t.amount, t.reason) for t in state.transfers]
