@@ -70,11 +70,11 @@ def judge(
     player.counts = parse_counts(hand)
     player.flowers = parse_tiles(flowers)
     player.ready = ready
-    for order, (kind, meld_tile, feeder) in enumerate(melds):
-        player.melds.append(Meld(_KINDS[kind], parse_tiles(meld_tile)[0], feeder, order))
-    for other, kind, meld_tile, feeder in other_melds:
+    for order, (meld_kind, meld_tile, feeder) in enumerate(melds):
+        player.melds.append(Meld(_KINDS[meld_kind], parse_tiles(meld_tile)[0], feeder, order))
+    for other, meld_kind, meld_tile, feeder in other_melds:
         others = state.seats[other].melds
-        others.append(Meld(_KINDS[kind], parse_tiles(meld_tile)[0], feeder, len(others)))
+        others.append(Meld(_KINDS[meld_kind], parse_tiles(meld_tile)[0], feeder, len(others)))
     kind = WinKind(how)
     if kind is not WinKind.SELF_DRAWN and discarder is None:
         discarder = (seat + 3) % 4

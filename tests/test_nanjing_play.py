@@ -77,7 +77,9 @@ def _play_out(state_options: dict[str, int], seed: int = 5) -> tuple[int, bool]:
             if state.live_tiles <= 0 and any(isinstance(a, Kong) for a in actions):
                 kong_at_the_end = True
             player = state.seats[state.turn]
-            drawn = player.drawn if player.drawn is not None else next(k for k in range(34) if player.counts[k])
+            drawn = (
+                player.drawn if player.drawn is not None else next(k for k in range(34) if player.counts[k])
+            )
             play(state, f"{state.turn} d {format_tile(drawn)}")
         else:
             assert state.window is not None
@@ -183,7 +185,11 @@ def test_robbing_an_added_kong_the_robbed_player_pays_three_shares() -> None:
 def test_four_players_in_a_row_discard_the_same_tile_the_first_pays() -> None:
     state = table({0: DEALER}, draws="1z1z1z")
     play(state, "0 d 1z", "1 t", "2 t", "3 t")
-    assert sorted(transfers(state)) == [(0, 1, 10, "penalty_follow"), (0, 2, 10, "penalty_follow"), (0, 3, 10, "penalty_follow")]
+    assert sorted(transfers(state)) == [
+        (0, 1, 10, "penalty_follow"),
+        (0, 2, 10, "penalty_follow"),
+        (0, 3, 10, "penalty_follow"),
+    ]
 
 
 def test_follow_penalty_first_round_scope() -> None:
@@ -197,11 +203,29 @@ def test_follow_penalty_first_round_scope() -> None:
 
 def test_one_player_discarding_all_four_copies_pays() -> None:
     hands = {0: DEALER, 1: "147m258p3677s234z"}
-    draws = "9m8m8m8m" "7s6m6m6m" "9m6m4m4m" "7s"
-    moves = ["0 d 1p", "1 d 7s", "2 t", "3 t", "0 t", "1 d 7s", "2 t", "3 t", "0 t", "1 d 7s", "2 t", "3 t", "0 t"]
+    draws = "9m8m8m8m7s6m6m6m9m6m4m4m7s"
+    moves = [
+        "0 d 1p",
+        "1 d 7s",
+        "2 t",
+        "3 t",
+        "0 t",
+        "1 d 7s",
+        "2 t",
+        "3 t",
+        "0 t",
+        "1 d 7s",
+        "2 t",
+        "3 t",
+        "0 t",
+    ]
     state = table(hands, draws=draws)
     play(state, *moves, "1 d 7s")
-    assert transfers(state) == [(1, 2, 10, "penalty_four"), (1, 3, 10, "penalty_four"), (1, 0, 10, "penalty_four")]
+    assert transfers(state) == [
+        (1, 2, 10, "penalty_four"),
+        (1, 3, 10, "penalty_four"),
+        (1, 0, 10, "penalty_four"),
+    ]
 
 
 def test_ready_declaration_locks_the_hand_and_wins_the_earthly_hand() -> None:
@@ -222,7 +246,11 @@ def test_heavenly_hand_on_the_dealers_first_turn() -> None:
     state = table({0: "123m456p789s11s456m"})
     play(state, "0 hu")
     assert win_items(state) == {"base": 20, "tianhu": 320, "wuhuaguo": 40}
-    assert sorted(transfers(state)) == [(1, 0, 380, "win_self_drawn"), (2, 0, 380, "win_self_drawn"), (3, 0, 380, "win_self_drawn")]
+    assert sorted(transfers(state)) == [
+        (1, 0, 380, "win_self_drawn"),
+        (2, 0, 380, "win_self_drawn"),
+        (3, 0, 380, "win_self_drawn"),
+    ]
 
 
 def test_small_kong_bloom_win_on_a_flower_replacement() -> None:
@@ -268,7 +296,9 @@ def test_bixiahu_doubles_the_next_hand_and_keeps_the_dealer() -> None:
     assert set(result.causes) == {"dealer_win", "big_hand"}
     assert match.dealer == 0
     assert match.multiplier == 2
-    deal, wall = stack_wall(ruleset, hands={0: DEALER, 1: "555p1478m258s234z", 2: "123m456m789m11s46p"}, replacements="3z")
+    deal, wall = stack_wall(
+        ruleset, hands={0: DEALER, 1: "555p1478m258s234z", 2: "123m456m789m11s46p"}, replacements="3z"
+    )
     second = match.start_hand(deal=deal, wall=wall)
     assert second.multiplier == 2
     play(second, "0 d 5p", "1 kong", "1 t", "2 t", "3 t", "0 t")

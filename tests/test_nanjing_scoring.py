@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from .helpers import items, judge, sheet_of
@@ -27,7 +29,9 @@ def test_small_hand_needs_menqing_or_four_hard_flowers() -> None:
     assert items(allowed) == {"base": 20, "hard_flowers": 8}
     concealed = judge("234m456p789s11s555p", "4m", how="discard")
     assert items(concealed) == {"base": 20, "menqing": 20, "wuhuaguo": 40}
-    assert judge("234m456p789s11s", "4m", how="discard", melds=pung, flowers="1f", small_hand_hard_flowers=1).allowed
+    assert judge(
+        "234m456p789s11s", "4m", how="discard", melds=pung, flowers="1f", small_hand_hard_flowers=1
+    ).allowed
 
 
 def test_menqing_kept_by_direct_and_concealed_kongs_broken_by_pung() -> None:
@@ -39,8 +43,17 @@ def test_menqing_kept_by_direct_and_concealed_kongs_broken_by_pung() -> None:
     assert items(concealed)["concealed_kong_soft"] == 4
     added = judge(hand, "4m", how="discard", melds=[("added", "5p", 0)], flowers=flower)
     assert not added.allowed  # the pung opened the hand, and one hard flower is not four
-    assert not judge(hand, "4m", how="discard", melds=[("kong", "5p", 0)], flowers=flower, menqing="no_meld").allowed
-    restored = judge(hand, "4m", how="discard", melds=[("added", "5p", 0)], flowers=flower, menqing="pung_restored_by_bugang")
+    assert not judge(
+        hand, "4m", how="discard", melds=[("kong", "5p", 0)], flowers=flower, menqing="no_meld"
+    ).allowed
+    restored = judge(
+        hand,
+        "4m",
+        how="discard",
+        melds=[("added", "5p", 0)],
+        flowers=flower,
+        menqing="pung_restored_by_bugang",
+    )
     assert items(restored)["menqing"] == 20
 
 
@@ -69,12 +82,18 @@ def test_all_melded_single_wait_stacks_all_pungs() -> None:
     melds = [("pung", "5m", 0), ("pung", "7p", 2), ("pung", "3s", 3), ("pung", "1z", 0)]
     verdict = judge("99s", "9s", how="discard", discarder=2, melds=melds, flowers="1f")
     assert items(verdict) == {"base": 20, "hard_flowers": 2, "wind_pung": 2, "duiduihu": 40, "quanqiu": 60}
-    alone = judge("99s", "9s", how="discard", discarder=2, melds=melds, flowers="1f", quanqiu_includes_duidui=False)
+    alone = judge(
+        "99s", "9s", how="discard", discarder=2, melds=melds, flowers="1f", quanqiu_includes_duidui=False
+    )
     assert sheet_of(alone).share == 84
 
 
 def test_seven_pairs_and_the_luxury_ladder() -> None:
-    assert items(judge("1133m5577p99s2244z", "4z", flowers="1f")) == {"base": 20, "hard_flowers": 2, "qidui": 80}
+    assert items(judge("1133m5577p99s2244z", "4z", flowers="1f")) == {
+        "base": 20,
+        "hard_flowers": 2,
+        "qidui": 80,
+    }
     assert items(judge("111133m5577p99s22z", "2z", flowers="1f"))["luxury_qidui_1"] == 160
     assert items(judge("11113333m5577p99s", "9s", flowers="1f"))["luxury_qidui_2"] == 240
     assert items(judge("1133m5577p99s2244z", "4z", flowers="1f", qidui_bonus=40))["qidui"] == 40
@@ -184,7 +203,9 @@ def test_earthly_hand_after_ready_adds_280() -> None:
         ((("flower_kong", None),), {"flower_kong_bloom": "x4"}, "flower_kong_bloom", 168),
     ],
 )
-def test_kong_blooms(chain: tuple[tuple[str, int | None], ...], options: dict[str, str], key: str, share: int) -> None:
+def test_kong_blooms(
+    chain: tuple[tuple[str, int | None], ...], options: dict[str, Any], key: str, share: int
+) -> None:
     # 42 before the bloom: 20 + 1 flower ×2 + 门清 20.
     verdict = judge(PLAIN, "4m", flowers="1f", chain=chain, **options)
     assert key in items(verdict)

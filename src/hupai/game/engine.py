@@ -352,12 +352,7 @@ def _claim_options(state: HandState, discarder: int, tile: int) -> dict[int, lis
 
 def _instant(state: HandState, seat: int, tile: int) -> bool:
     """Whether a claim of ``tile`` by ``seat`` is itself a win (Nanjing 快照 / 三清)."""
-    player = state.seats[seat]
-    return (
-        player.counts[tile] >= 2
-        and not player.ready
-        and state.ruleset.instant_win_on_claim(state, seat, tile)
-    )
+    return not state.seats[seat].ready and state.ruleset.instant_win_on_claim(state, seat, tile)
 
 
 def _completes(counts: list[int], tile: int) -> bool:
@@ -393,13 +388,19 @@ def _refusal(state: HandState, action: Action) -> str:
             reason = _win_refusal(state, seat, window.tile, claim=True)
             if reason:
                 return reason
-        if isinstance(action, Pong) and state.phase is Phase.CLAIM and window.tile in state.seats[seat].passed_pungs:
+        if (
+            isinstance(action, Pong)
+            and state.phase is Phase.CLAIM
+            and window.tile in state.seats[seat].passed_pungs
+        ):
             return (
                 f"seat {seat} passed a pong of {tile_name(window.tile)} and may not pong it "
                 "until after its own next discard (过碰不碰)"
             )
         if seat not in window.options:
-            what = {Phase.CLAIM: "this discard", Phase.ROB: "this kong", Phase.DECLARE: "报听 now"}[state.phase]
+            what = {Phase.CLAIM: "this discard", Phase.ROB: "this kong", Phase.DECLARE: "报听 now"}[
+                state.phase
+            ]
             return f"seat {seat} has no decision to make on {what}"
         allowed = ", ".join(sorted({option.act for option in window.options[seat]}))
         return f"seat {seat} may only: {allowed}"

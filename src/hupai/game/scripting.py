@@ -39,7 +39,13 @@ def parse_move(text: str, state: HandState) -> Action:
         return Discard(seat=seat, tile=tile)
     if act == "kong":
         return Kong(seat=seat, tile=tile)
-    simple = {"pong": Pong, "hu": Win, "pass": Pass, "ready": DeclareReady}.get(act)
+    simples: dict[str, type[Pong | Win | Pass | DeclareReady]] = {
+        "pong": Pong,
+        "hu": Win,
+        "pass": Pass,
+        "ready": DeclareReady,
+    }
+    simple = simples.get(act)
     if simple is None:
         raise MoveError(f"{text!r}: unknown act {act!r}")
     return simple(seat=seat)

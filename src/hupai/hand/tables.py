@@ -18,13 +18,21 @@ is computed once per part configuration and then looked up:
 * **Wait lists**: for a part, which single added tile makes it complete, and whether the completed
   part holds the pair.
 
-Distance vectors and wait lists are filled on first use (one dynamic programme per new
-configuration, well under a millisecond); a long-running process quickly holds the configurations
-real play produces. The complete-part tables are built at import (a few tens of milliseconds).
+Distance vectors and wait lists are remembered per configuration on first use. For suits the
+vector then comes from a table of all 405,350 configurations, built once by
+``tools/make_suit_table.py`` and shipped compressed (``suit_table.bin``, 383 distinct vectors); the
+honours, which have no runs, are computed directly. The complete-part tables are built at import (a
+few tens of milliseconds).
 """
 
 from __future__ import annotations
 
+import struct
+import sys
+import zlib
+from array import array
+from functools import cache
+from importlib import resources
 from itertools import combinations_with_replacement, product
 
 SUIT_SIZE = 9
@@ -118,6 +126,10 @@ WIN_HONOURS = _win_table(COMPLETE_HONOURS, HONOUR_SIZE)
 _INFINITY = 99
 
 
+State = tuple[int, int, int, int]
+"""Runs started one kind ago, runs started two kinds ago, sets, pairs."""
+
+
 def distance_vector(config: Config, *, runs: bool) -> Vector:
     """The distance vector of one part, by a left-to-right dynamic programme over its kinds.
 
@@ -126,27 +138,34 @@ def distance_vector(config: Config, *, runs: bool) -> Vector:
     target's count of that kind (its own groups plus the runs still passing through) is at most four,
     and tiles of the part beyond the target are thrown away at no cost.
     """
-    size = len(config)
-    states: dict[tuple[int, int, int, int], int] = {(0, 0, 0, 0): 0}
-    for kind in range(size):
-        held = config[kind]
-        may_start_runs = runs and kind <= size - 3
-        next_states: dict[tuple[int, int, int, int], int] = {}
-        for (runs_1, runs_2, sets, pairs), cost in states.items():
-            passing = runs_1 + runs_2
-            for pung in (0, 1):
-                for pair in (0, 1) if pairs == 0 else (0,):
-                    fixed = passing + 3 * pung + 2 * pair
-                    if fixed > COPIES or sets + pung > MAX_SETS:
-                        continue
-                    most_new_runs = min(COPIES - fixed, MAX_SETS - sets - pung) if may_start_runs else 0
-                    for new_runs in range(most_new_runs + 1):
-                        target = fixed + new_runs
-                        key = (new_runs, runs_1, sets + pung + new_runs, pairs + pair)
-                        total = cost + (target - held if target > held else 0)
-                        if next_states.get(key, _INFINITY) > total:
-                            next_states[key] = total
-        states = next_states
+    states: dict[State, int] = {(0, 0, 0, 0): 0}
+    for kind, held in enumerate(config):
+        states = dp_step(states, held, may_start_runs=runs and kind <= len(config) - 3)
+    return dp_finish(states, config)
+
+
+def dp_step(states: dict[State, int], held: int, *, may_start_runs: bool) -> dict[State, int]:
+    """One kind of the programme: every way the target can cover it, and what that costs."""
+    next_states: dict[State, int] = {}
+    for (runs_1, runs_2, sets, pairs), cost in states.items():
+        passing = runs_1 + runs_2
+        for pung in (0, 1):
+            for pair in (0, 1) if pairs == 0 else (0,):
+                fixed = passing + 3 * pung + 2 * pair
+                if fixed > COPIES or sets + pung > MAX_SETS:
+                    continue
+                most_new_runs = min(COPIES - fixed, MAX_SETS - sets - pung) if may_start_runs else 0
+                for new_runs in range(most_new_runs + 1):
+                    target = fixed + new_runs
+                    key = (new_runs, runs_1, sets + pung + new_runs, pairs + pair)
+                    total = cost + (target - held if target > held else 0)
+                    if next_states.get(key, _INFINITY) > total:
+                        next_states[key] = total
+    return next_states
+
+
+def dp_finish(states: dict[State, int], config: Config) -> Vector:
+    """The vector from the final states: no run may be left open past the last kind."""
     distances = [_INFINITY] * DISTANCES
     for (runs_1, runs_2, sets, pairs), cost in states.items():
         if runs_1 == 0 and runs_2 == 0:
@@ -155,6 +174,43 @@ def distance_vector(config: Config, *, runs: bool) -> Vector:
     distances.append(sum(count // 2 for count in config))
     distances.append(sum(config))
     return tuple(distances)
+
+
+# The whole suit table, built once by tools/make_suit_table.py and shipped as package data: a miss
+# in the per-configuration memo below then costs one array read instead of the programme.
+_SHIPPED_MISSING = 0xFFFF
+_POWERS = tuple(5**kind for kind in range(SUIT_SIZE))
+
+
+@cache
+def _shipped_table() -> tuple[list[Vector], array[int]]:
+    """The shipped table, read on first need (empty when the file is missing or damaged)."""
+    vectors: list[Vector] = []
+    ids: array[int] = array("H")
+    try:
+        data = zlib.decompress((resources.files("hupai.hand") / "suit_table.bin").read_bytes())
+    except (OSError, zlib.error):
+        data = b""
+    if data.startswith(b"HPST1"):
+        count, length = struct.unpack_from("<HH", data, 5)
+        start = 9
+        for number in range(count):
+            vectors.append(tuple(data[start + number * length : start + (number + 1) * length]))
+        ids.frombytes(data[start + count * length :])
+        if sys.byteorder != "little":
+            ids.byteswap()
+    return vectors, ids
+
+
+def suit_distance_vector(config: Config) -> Vector:
+    """A suit's vector: from the shipped table when it holds the configuration, else computed."""
+    vectors, ids = _shipped_table()
+    if len(ids) == 5**SUIT_SIZE:
+        found = ids[sum(count * power for count, power in zip(config, _POWERS, strict=True))]
+        if found != _SHIPPED_MISSING:
+            vector: Vector = vectors[found]
+            return vector
+    return distance_vector(config, runs=True)
 
 
 # Interned vectors: a part maps to an id, and pairs of ids map to the id of their combination.
@@ -182,7 +238,7 @@ def suit_vector_id(config: Config) -> int:
     found = SUIT_VECTOR_IDS.get(config)
     if found is None:
         check_part(config, SUIT_SIZE)
-        found = SUIT_VECTOR_IDS[config] = intern_vector(distance_vector(config, runs=True))
+        found = SUIT_VECTOR_IDS[config] = intern_vector(suit_distance_vector(config))
     return found
 
 

@@ -113,7 +113,7 @@ def _facts(state: HandState, context: WinContext, options: NanjingOptions) -> _F
     kinds = {kind for kind in range(NUM_KINDS) if context.counts[kind]} | {meld.tile for meld in melds}
     suits = frozenset(suit_of_kind(kind) for kind in kinds)
     single_wait = False
-    if not context.first_turn:
+    if not context.first_turn and context.kind is not WinKind.INSTANT:
         before = list(context.counts)
         before[context.tile] -= 1
         single_wait = len(waits(before)) == 1
@@ -366,23 +366,26 @@ def score_instant(state: HandState, context: WinContext, options: NanjingOptions
     four = [*player.melds, claimed]
     suits = {suit_of_kind(meld.tile) for meld in four}
     sanqing = sanqing_claim(context.counts, player.melds, tile, options.sanqing_trigger)
+    # A run completing 三清 (S002's reading) is worth 清一色 alone; a fourth pung is 对对胡 as well, and
+    # 全球独钓 when it comes from the 快照 feeder or completes 三清 (S000a, S002, S003a).
+    run_claim = sanqing and context.counts[tile] < 2
     items = [item("base", options.base)]
     if facts.hard:
         items.append(item("hard_flowers", 2 * facts.hard, count=facts.hard))
-    items += meld_soft_items(four, options)
-    items.append(item("duiduihu", options.duiduihu_bonus))
-    same_feeder = feeder is not None and context.discarder == feeder
-    if sanqing or same_feeder or options.kuaizhao_other_feeder == "duidui_plus_quanqiu":
-        items.append(item("quanqiu", options.quanqiu_bonus))
+    items += meld_soft_items(player.melds if run_claim else four, options)
+    if not run_claim:
+        items.append(item("duiduihu", options.duiduihu_bonus))
+        same_feeder = feeder is not None and context.discarder == feeder
+        if sanqing or same_feeder or options.kuaizhao_other_feeder == "duidui_plus_quanqiu":
+            items.append(item("quanqiu", options.quanqiu_bonus))
     if len(suits - {3}) == 1:
+        half = 3 in suits
         items.append(
-            item(
-                "hunyise" if 3 in suits else "qingyise",
-                options.hunyise_bonus if 3 in suits else options.qingyise_bonus,
-            )
+            item("hunyise", options.hunyise_bonus) if half else item("qingyise", options.qingyise_bonus)
         )
+    if facts.hard == 0 and _wuhuaguo_allowed(facts, True, options):
+        items.append(item("wuhuaguo", options.wuhuaguo_bonus))
     label = "三清" if sanqing and feeder is None else "快照"
-    reading = f"{label}: " + " ".join(
-        format_tiles([meld.tile] * (4 if meld.kind.is_kong else 3)) for meld in four
-    )
-    return WinVerdict(True, sheet=_sheet(context, reading, items, facts, options))
+    shown = [format_tiles([meld.tile] * (4 if meld.kind.is_kong else 3)) for meld in player.melds]
+    shown.append(format_tiles([tile]) + "(claimed)")
+    return WinVerdict(True, sheet=_sheet(context, f"{label}: {' '.join(shown)}", items, facts, options))

@@ -1,0 +1,177 @@
+"""Invariants over thousands of hands played by random legal actions."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+
+import pytest
+
+from hupai.game import (
+    IllegalAction,
+    Match,
+    legal_actions,
+    read_record,
+    record_from_match,
+    replay,
+    step,
+    verify,
+)
+from hupai.game.actions import Action, DeclareReady, Discard, Kong, Pass, Pong, Win
+from hupai.game.events import TileDrawn, TilesDealt
+from hupai.game.model import SEATS, HandState, Phase
+from hupai.game.record import write_record
+from hupai.game.view import events_for, view
+from hupai.hand import shanten
+from hupai.rules import load_ruleset
+
+HANDS = 2000
+HANDS_PER_MATCH = 8
+
+
+def tiles_in_play(state: HandState) -> Counter[int]:
+    """Every tile accounted for: hands, melds, flowers, discards left on the table, and the wall."""
+    found: Counter[int] = Counter()
+    for player in state.seats:
+        found.update({kind: count for kind, count in enumerate(player.counts) if count})
+        for meld in player.melds:
+            found[meld.tile] += 4 if meld.kind.is_kong else 3
+        found.update(player.flowers)
+        found.update(
+            tile for tile, claimed in zip(player.discards, player.discard_claimed, strict=True) if not claimed
+        )
+    found.update(state.wall[state.front : state.back + 1])
+    return found
+
+
+def acting_seat(state: HandState) -> int:
+    if state.phase is Phase.TURN:
+        return state.turn
+    assert state.window is not None
+    return next(seat for seat in sorted(state.window.options) if seat not in state.window.decisions)
+
+
+def choose(rng: random.Random, state: HandState, actions: list[Action]) -> Action:
+    """Mostly sensible play (so that hands are won in every way), with random choices mixed in."""
+    wins = [action for action in actions if isinstance(action, Win)]
+    if wins and rng.random() < 0.9:
+        return wins[0]
+    claims = [action for action in actions if isinstance(action, Pong | Kong | DeclareReady)]
+    if claims and rng.random() < 0.3:
+        return rng.choice(claims)
+    discards = [action for action in actions if isinstance(action, Discard)]
+    if discards and rng.random() < 0.85:
+        counts = state.seats[discards[0].seat].counts
+
+        def after(action: Discard) -> int:
+            counts[action.tile] -= 1
+            value = shanten(counts)
+            counts[action.tile] += 1
+            return value
+
+        scored = [(after(action), action) for action in discards]
+        best = min(value for value, _ in scored)
+        return rng.choice([action for value, action in scored if value == best])
+    passes = [action for action in actions if isinstance(action, Pass)]
+    if passes and rng.random() < 0.7:
+        return passes[0]
+    return rng.choice(actions)
+
+
+def candidate_actions(rng: random.Random) -> list[Action]:
+    """Random actions for random seats, most of them illegal at any given moment."""
+    seat = rng.randrange(SEATS)
+    tile = rng.randrange(34)
+    return [
+        Discard(seat=seat, tile=tile),
+        Pong(seat=seat),
+        Kong(seat=seat, tile=tile),
+        Kong(seat=seat),
+        Win(seat=seat),
+        Pass(seat=seat),
+        DeclareReady(seat=seat),
+    ]
+
+
+def fingerprint(state: HandState) -> tuple[object, ...]:
+    return (state.phase, state.turn, state.front, state.back, len(state.events), len(state.transfers))
+
+
+def check_views(state: HandState, *, start: int, serialise: bool) -> None:
+    """Each seat's view holds its own tiles and public facts only; its events from ``start`` on
+    hide the other seats' dealt and drawn tiles."""
+    for seat in range(SEATS):
+        seen = view(state, seat)
+        own = tuple(kind for kind in range(34) for _ in range(state.seats[seat].counts[kind]))
+        assert seen.hand == own
+        if state.phase is not Phase.ENDED:
+            assert seen.hands is None
+        if serialise:
+            data = seen.as_dict()
+            assert "wall" not in data
+            assert set(data["seats"][0]) == {
+                "concealed_count",
+                "flowers",
+                "melds",
+                "discards",
+                "claimed",
+                "ready",
+            }
+        for event in events_for(state, seat, start=start):
+            if isinstance(event, TilesDealt) and event.seat != seat:
+                assert event.tiles is None
+            if isinstance(event, TileDrawn) and event.seat != seat:
+                assert event.tile is None
+    spectator = view(state, None)
+    assert spectator.hand is None
+    assert spectator.legal == ()
+
+
+@pytest.mark.parametrize("preset", ["nanjing", "nanjing-002"])
+def test_random_play_keeps_every_invariant(preset: str) -> None:
+    ruleset = load_ruleset(preset)
+    full_set = Counter(ruleset.tile_set())
+    rng = random.Random(preset)
+    hands = wins = 0
+    for match_number in range(HANDS // HANDS_PER_MATCH // 2):
+        match = Match(ruleset, seed=match_number)
+        states = []
+        for _ in range(HANDS_PER_MATCH):
+            state = match.start_hand()
+            steps = checked = 0
+            while state.phase is not Phase.ENDED:
+                seat = acting_seat(state)
+                actions = legal_actions(state, seat)
+                assert actions, "a seat asked to act always has something to do"
+                if steps % 7 == 0:
+                    before = fingerprint(state)
+                    for candidate in candidate_actions(rng):
+                        if candidate not in legal_actions(state, candidate.seat):
+                            with pytest.raises(IllegalAction) as refused:
+                                verify(state, candidate)
+                            assert str(refused.value)
+                            with pytest.raises(IllegalAction):
+                                step(state, candidate)
+                    assert fingerprint(state) == before
+                step(state, choose(rng, state, actions))
+                steps += 1
+                assert tiles_in_play(state) == full_set
+                assert sum(state.deltas()) == 0
+                if steps % 5 == 0:
+                    check_views(state, start=checked, serialise=steps % 25 == 0)
+                    checked = len(state.events)
+            check_views(state, start=0, serialise=True)
+            states.append(state)
+            result = match.finish_hand()
+            assert sum(result.deltas) == 0
+            hands += 1
+            wins += result.outcome == "win"
+        assert sum(match.totals) == 0
+        # Replaying the record reproduces every event.
+        text = json.dumps(write_record(record_from_match(match, states)), ensure_ascii=False)
+        replayed = replay(read_record(text))
+        assert [state.events for state in replayed.states] == [state.events for state in states]
+        assert replayed.match.totals == match.totals
+    assert hands == HANDS // 2
+    assert wins > hands // 5

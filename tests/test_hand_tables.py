@@ -1,0 +1,26 @@
+"""The shipped suit table agrees with the dynamic programme it was built from."""
+
+from __future__ import annotations
+
+import random
+
+from hupai.hand import tables
+
+
+def test_shipped_table_is_complete_and_matches_the_programme() -> None:
+    vectors, ids = tables._shipped_table()
+    assert len(ids) == 5**tables.SUIT_SIZE
+    assert len(vectors) == 383
+    rng = random.Random(7)
+    checked = 0
+    while checked < 400:
+        config = tuple(rng.choice((0, 0, 0, 1, 1, 2, 3, 4)) for _ in range(tables.SUIT_SIZE))
+        if sum(config) > 14:
+            continue
+        assert tables.suit_distance_vector(config) == tables.distance_vector(config, runs=True), config
+        checked += 1
+
+
+def test_configurations_beyond_the_table_are_computed() -> None:
+    config = (4, 4, 4, 3, 0, 0, 0, 0, 0)  # 15 tiles: never in a hand, still answered
+    assert tables.suit_distance_vector(config) == tables.distance_vector(config, runs=True)
