@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 from typer.testing import CliRunner
 
@@ -89,3 +92,71 @@ def test_demo_plays_to_the_end_deterministically() -> None:
 def test_version() -> None:
     code, out, _ = run("--version")
     assert code == 0 and out.startswith("hupai ")
+
+
+RECORDS = Path(__file__).parent / "data" / "records" / "nanjing"
+
+
+def test_replay_prints_each_hand_and_the_totals() -> None:
+    code, out, _ = run("replay", str(RECORDS / "nj01-menqing-hunyise-88.json"))
+    assert code == 0
+    assert "混一色" in out and "Half flush" in out
+    assert "88" in out
+    assert "总计 totals" in out
+
+
+def test_replay_json_has_the_settlement() -> None:
+    code, out, _ = run("replay", str(RECORDS / "nj06-big-kong-bloom-first-feeder-pays.json"), "--json")
+    assert code == 0
+    data = json.loads(out)
+    hand = data["hands"][0]
+    assert hand["outcome"] == "win"
+    assert hand["winners"] == [1]
+    assert hand["deltas"] == [-444, 450, -6, 0]
+    assert hand["scores"][0]["share"] == 146
+    assert {"from": 0, "to": 1, "amount": 438}.items() <= hand["transfers"][2].items()
+    assert data["totals"] == [-444, 450, -6, 0]
+
+
+def test_replay_rescores_under_another_rule_card() -> None:
+    path = str(RECORDS / "nj06-big-kong-bloom-first-feeder-pays.json")
+    _, out, _ = run("replay", path, "--json", "--ruleset", "nanjing-002")
+    # Seed 002: kong money 20, 大杠开 doubles the share: (20 + 4 + 2 + 40 + 40) × 2 = 212.
+    assert json.loads(out)["hands"][0]["scores"][0]["share"] == 212
+    _, out, _ = run("replay", path, "--json", "--option", "big_kong_bloom_bonus=20")
+    assert json.loads(out)["hands"][0]["scores"][0]["share"] == 126
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("{not json", "not JSON"),
+        ('{"format": "other"}', "'format' must be 'hupai-record/1'"),
+        (
+            '{"format": "hupai-record/1", "ruleset": "nanjing", "hands": [{"dealer": 0, "seed": 1,'
+            ' "actions": [{"seat": 1, "act": "discard", "tile": "1m"}]}]}',
+            "hand 0, action 0",
+        ),
+        ('{"format": "hupai-record/1", "ruleset": "mars", "hands": [{"seed": 1}]}', "unknown rule set"),
+    ],
+)
+def test_bad_records_are_one_line_errors(tmp_path: Path, content: str, message: str) -> None:
+    path = tmp_path / "record.json"
+    path.write_text(content, encoding="utf-8")
+    code, out, err = run("replay", str(path))
+    assert out == ""
+    assert code == 2
+    assert message in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_replay_of_a_missing_file() -> None:
+    code, _, err = run("replay", "/no/such/record.json")
+    assert code == 2
+    assert "cannot read" in err
+
+
+def test_unknown_option_is_refused() -> None:
+    code, _, err = run("replay", str(RECORDS / "nj01-menqing-hunyise-88.json"), "--option", "nonsense=1")
+    assert code == 2
+    assert "unknown option 'nonsense'" in err

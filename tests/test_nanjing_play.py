@@ -303,3 +303,83 @@ def test_bixiahu_doubles_the_next_hand_and_keeps_the_dealer() -> None:
     assert second.multiplier == 2
     play(second, "0 d 5p", "1 kong", "1 t", "2 t", "3 t", "0 t")
     assert transfers(second)[0] == (0, 1, 12, "exposed_kong")  # kong money doubles too (S003a)
+
+
+def test_after_ready_a_kong_is_allowed_only_if_the_waits_stay_the_same() -> None:
+    hands = {0: DEALER, 1: "1235888m456p789s"}  # ready on 5m alone
+    locked = table(hands, draws="8m")
+    play(locked, "1 ready", "0 d 1p")
+    assert Kong(seat=1, tile=tile("8m")) not in legal_actions(locked, 1)
+    relaxed = table(hands, draws="8m", dihu_allow_kong_same_waits=True)
+    play(relaxed, "1 ready", "0 d 1p")
+    assert Kong(seat=1, tile=tile("8m")) in legal_actions(relaxed, 1)
+    changing = table({0: DEALER, 1: "1235666m456p789s"}, draws="6m", dihu_allow_kong_same_waits=True)
+    play(changing, "1 ready", "0 d 1p")  # waits 4m 5m 7m; after a kong of 6m only 5m
+    assert Kong(seat=1, tile=tile("6m")) not in legal_actions(changing, 1)
+
+
+def test_escape_costs_60_shared_by_the_others_and_ends_the_match() -> None:
+    match = Match(load_ruleset("nanjing"))
+    state = match.start_hand()
+    play(state, f"0 d {format_tile(next(k for k in range(34) if state.seats[0].counts[k]))}")
+    transfers_paid = match.escape(2)
+    assert [(t.payer, t.payee, t.amount) for t in transfers_paid] == [(2, 3, 20), (2, 0, 20), (2, 1, 20)]
+    assert match.totals == [20, 20, -60, 20]
+    assert match.over
+    assert match.results[-1].outcome == "abandoned"
+
+
+def test_nanjing_002_preset_uses_seed_002_numbers() -> None:
+    options = load_ruleset("nanjing-002").options
+    assert (options.exposed_kong_money, options.concealed_kong_money, options.flower_kong_money) == (
+        20,
+        10,
+        20,
+    )
+    assert (options.tianhu_bonus, options.dihu_bonus) == (60, 40)
+    assert (options.big_kong_bloom, options.flower_kong_bloom) == ("double", "x4")
+    state = table({0: DEALER, 1: "555p1478m258s234z"}, replacements="3z", preset="nanjing-002")
+    play(state, "0 d 5p", "1 kong")
+    assert transfers(state) == [(0, 1, 20, "exposed_kong")]
+
+
+def test_unknown_options_and_values_are_refused() -> None:
+    from hupai.rules import RuleError
+
+    with pytest.raises(RuleError, match="unknown option 'qidui'"):
+        load_ruleset("nanjing", {"qidui": 40})
+    with pytest.raises(RuleError, match="menqing"):
+        load_ruleset("nanjing", {"menqing": "sometimes"})
+    with pytest.raises(RuleError, match="whole number"):
+        load_ruleset("nanjing", {"qidui_bonus": "lots"})
+    with pytest.raises(RuleError, match="unknown rule set or preset"):
+        load_ruleset("mahjong-mars")
+
+
+def _short_hand(
+    match: Match, dealer: int, hands: dict[int, str], draws: str, replacements: str = ""
+) -> object:
+    deal, wall = stack_wall(match.ruleset, dealer=dealer, hands=hands, draws=draws, replacements=replacements)
+    return match.start_hand(deal=deal, wall=wall)
+
+
+@pytest.mark.parametrize(("mult", "third"), [("x2", 2), ("cumulative", 4)])
+def test_deal_rotation_draws_and_flags(mult: str, third: int) -> None:
+    # Eleven live tiles per hand keep the hands short.
+    match = Match(load_ruleset("nanjing", {"reserved_tiles": 80, "bixiahu_mult": mult}))
+    # Hand 1: seat 1 wins a plain hand with a flower (42 each): no 比下胡, the deal passes to seat 1.
+    first = _short_hand(match, 0, {0: DEALER, 1: "123m456p789s11s5m1f"}, "4m", "6m")
+    play(first, "0 d 1p", "1 hu")
+    result = match.finish_hand()
+    assert (result.doubles_next, result.next_dealer, match.multiplier) == (False, 1, 1)
+    assert result.deltas == (-42, 126, -42, -42)
+    # Hands 2 and 3: the wall runs out (和局): 比下胡, seat 1 keeps the deal, the flags count.
+    for number in (2, 3):
+        state = _short_hand(match, 1, {1: DEALER}, "1z2z3z4m5m6m7m8m9m1s2s")
+        play(state, "1 d 1p", *["2 t", "3 t", "0 t", "1 t"] * 2, "2 t", "3 t", "0 t")
+        assert state.outcome == "draw"
+        result = match.finish_hand()
+        assert result.causes == ("draw",)
+        assert match.dealer == 1
+        assert result.flags == number - 2
+    assert match.multiplier == third

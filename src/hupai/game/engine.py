@@ -261,13 +261,14 @@ def _turn_actions(state: HandState, seat: int) -> list[Action]:
         actions.append(Discard(seat=seat, tile=player.drawn))
     else:
         actions.extend(Discard(seat=seat, tile=kind) for kind in range(NUM_KINDS) if player.counts[kind])
-    if state.live_tiles > 0 and not player.ready:
-        actions.extend(Kong(seat=seat, tile=kind) for kind in range(NUM_KINDS) if player.counts[kind] == 4)
-        actions.extend(
-            Kong(seat=seat, tile=meld.tile)
-            for meld in player.melds
-            if meld.kind is MeldKind.PUNG and player.counts[meld.tile]
-        )
+    if state.live_tiles > 0:
+        kongs = [kind for kind in range(NUM_KINDS) if player.counts[kind] == 4]
+        kongs += [
+            meld.tile for meld in player.melds if meld.kind is MeldKind.PUNG and player.counts[meld.tile]
+        ]
+        if player.ready:
+            kongs = [kind for kind in kongs if state.ruleset.ready_kong_allowed(state, seat, kind)]
+        actions.extend(Kong(seat=seat, tile=kind) for kind in kongs)
     return actions
 
 
@@ -421,7 +422,7 @@ def _refusal(state: HandState, action: Action) -> str:
         if action.tile is None:
             return "on your own turn a kong names its tile"
         if player.ready:
-            return "after 报听 the hand is locked: no kongs"
+            return "after 报听 the hand is locked: no kong that changes the waits"
         if state.live_tiles <= 0:
             return "no kong at the end of the wall: there is no tile left to replace it (海底不能杠)"
         return f"seat {seat} cannot kong {tile_name(action.tile)}: it needs four in hand or a pung plus one"

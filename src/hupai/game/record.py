@@ -144,15 +144,27 @@ def _read_hand(index: int, data: Any) -> HandRecord:
         deal_data, wall_data = data.get("deal"), data.get("wall")
         if not isinstance(deal_data, list) or len(deal_data) != SEATS or not isinstance(wall_data, str):
             raise RecordError(f"{where}: 'deal' lists four hands in notation and 'wall' is one string")
-        try:
-            deal = tuple(tuple(parse_tiles(tiles)) for tiles in deal_data)
-            wall = tuple(parse_tiles(wall_data))
-        except (ValueError, TypeError) as error:
-            raise RecordError(f"{where}: {error}") from None
-        return HandRecord(dealer=dealer, actions=tuple(actions), deal=deal, wall=wall)
+        deal_tiles = []
+        for seat, tiles in enumerate(deal_data):
+            deal_tiles.append(tuple(_tiles(tiles, f"{where}: 'deal' of seat {seat}")))
+        return HandRecord(
+            dealer=dealer,
+            actions=tuple(actions),
+            deal=tuple(deal_tiles),
+            wall=tuple(_tiles(wall_data, f"{where}: 'wall'")),
+        )
     if not isinstance(seed, int):
         raise RecordError(f"{where}: give 'deal' and 'wall', or a 'seed'")
     return HandRecord(dealer=dealer, actions=tuple(actions), seed=seed)
+
+
+def _tiles(text: Any, where: str) -> list[int]:
+    if not isinstance(text, str):
+        raise RecordError(f"{where} is a string of tiles in notation")
+    try:
+        return parse_tiles(text)
+    except ValueError as error:
+        raise RecordError(f"{where}: {error}") from None
 
 
 # --- writing ---------------------------------------------------------------------------------------

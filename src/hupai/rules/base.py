@@ -144,6 +144,10 @@ class RuleSet(ABC):
     pass_win_restriction: bool = True
     pass_pung_restriction: bool = True
 
+    def ready_kong_allowed(self, state: HandState, seat: int, tile: int) -> bool:
+        """Whether a seat that declared ready (报听) may still kong ``tile`` on its turn."""
+        return False
+
     # --- money during play ---------------------------------------------------------------
 
     @abstractmethod

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from hupai.game.model import SEATS, HandState, MeldKind, WinContext, WinKind, next_seat
+from hupai.hand import waits
 from hupai.rules.base import HandOutcome, RuleSet, ScoreSheet, Transfer, WinVerdict
 from hupai.rules.nanjing.items import LIABILITY_REASONS, transfer
 from hupai.rules.nanjing.options import NanjingOptions
@@ -62,6 +63,19 @@ class NanjingRuleSet(RuleSet):
         found: list[tuple[int, ...]] = [(dragon,) * 4 for dragon in DRAGONS if flowers.count(dragon) == 4]
         found.extend(group for group in (SEASONS, PLANTS) if held.issuperset(group))
         return found
+
+    def ready_kong_allowed(self, state: HandState, seat: int, tile: int) -> bool:
+        """A-14: with ``dihu_allow_kong_same_waits`` a ready seat may kong if its waits stay the same."""
+        if not self.options.dihu_allow_kong_same_waits:
+            return False
+        player = state.seats[seat]
+        if player.drawn is None:
+            return False
+        before = list(player.counts)
+        before[player.drawn] -= 1
+        after = list(player.counts)
+        after[tile] -= 4 if player.counts[tile] == 4 else 1
+        return waits(before) == waits(after)
 
     # --- money during play (现场汇) -------------------------------------------------------
 
