@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from hupai.game import IllegalAction, Match, Phase, legal_actions, verify
+from hupai.game import HandState, IllegalAction, Match, Phase, legal_actions, verify
 from hupai.game.actions import Discard, Kong, Pong, Win
 from hupai.game.events import FlowerRevealed, HandEnded, KongClaimed
 from hupai.game.stacking import stack_wall
@@ -358,7 +358,7 @@ def test_unknown_options_and_values_are_refused() -> None:
 
 def _short_hand(
     match: Match, dealer: int, hands: dict[int, str], draws: str, replacements: str = ""
-) -> object:
+) -> HandState:
     deal, wall = stack_wall(match.ruleset, dealer=dealer, hands=hands, draws=draws, replacements=replacements)
     return match.start_hand(deal=deal, wall=wall)
 
