@@ -175,3 +175,20 @@ def test_random_play_keeps_every_invariant(preset: str) -> None:
         assert replayed.match.totals == match.totals
     assert hands == HANDS // 2
     assert wins > hands // 5
+
+
+def test_full_view_only_after_the_hand_and_spectators_see_no_hand() -> None:
+    from hupai.game import full_view, new_hand
+
+    state = new_hand(load_ruleset("nanjing"), seed=3)
+    with pytest.raises(ValueError, match="once the hand is over"):
+        full_view(state)
+    assert view(state, None).hand is None
+    assert view(state, None).hands is None
+    rng = random.Random(3)
+    while state.phase is not Phase.ENDED:
+        seat = acting_seat(state)
+        step(state, choose(rng, state, legal_actions(state, seat)))
+    opened = full_view(state)
+    assert opened.hands is not None
+    assert [len(hand) for hand in opened.hands] == [player.concealed_count for player in state.seats]

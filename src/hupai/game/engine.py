@@ -334,12 +334,8 @@ def _claim_options(state: HandState, discarder: int, tile: int) -> dict[int, lis
         seat_options: list[Action] = []
         may_win = not (ruleset.pass_win_restriction and player.passed_win)
         instant = _instant(state, seat, tile)
-        if instant:
+        if may_win and _best_claim_win(state, seat, tile, discarder, instant=instant) is not None:
             seat_options.append(Win(seat=seat))
-        elif may_win and _completes(player.counts, tile):
-            context = _claim_context(state, seat, tile, discarder, WinKind.DISCARD)
-            if ruleset.judge_win(state, context).allowed:
-                seat_options.append(Win(seat=seat))
         if held >= 2 and not player.ready and not instant:
             if not (ruleset.pass_pung_restriction and tile in player.passed_pungs):
                 seat_options.append(Pong(seat=seat))
@@ -349,6 +345,23 @@ def _claim_options(state: HandState, discarder: int, tile: int) -> dict[int, lis
             seat_options.append(Pass(seat=seat))
             options[seat] = seat_options
     return options
+
+
+def _best_claim_win(
+    state: HandState, seat: int, tile: int, discarder: int, *, instant: bool
+) -> WinContext | None:
+    """The win a discard gives ``seat``, if any: an ordinary win on it, or a claim that wins at once
+    (Nanjing 快照 / 三清) — whichever is worth more when both are possible."""
+    best: tuple[int, WinContext] | None = None
+    kinds = [WinKind.DISCARD] if _completes(state.seats[seat].counts, tile) else []
+    if instant:
+        kinds.append(WinKind.INSTANT)
+    for kind in kinds:
+        context = _claim_context(state, seat, tile, discarder, kind)
+        verdict = state.ruleset.judge_win(state, context)
+        if verdict.allowed and verdict.sheet is not None and (best is None or verdict.sheet.share > best[0]):
+            best = (verdict.sheet.share, context)
+    return best[1] if best is not None else None
 
 
 def _instant(state: HandState, seat: int, tile: int) -> bool:
@@ -542,9 +555,9 @@ def _resolve_claims(state: HandState, window: ClaimWindow, events: list[Event]) 
             winners = winners[:1]
         results = []
         for seat in winners:
-            instant = _instant(state, seat, tile)
-            kind = WinKind.INSTANT if instant else WinKind.DISCARD
-            results.append(_claim_context(state, seat, tile, discarder, kind))
+            context = _best_claim_win(state, seat, tile, discarder, instant=_instant(state, seat, tile))
+            assert context is not None
+            results.append(context)
         _finish_wins(state, results, events)
         return
     claimer = next((seat for seat in order if isinstance(window.decisions.get(seat), Pong | Kong)), None)
