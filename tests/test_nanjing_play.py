@@ -383,3 +383,16 @@ def test_deal_rotation_draws_and_flags(mult: str, third: int) -> None:
         assert match.dealer == 1
         assert result.flags == number - 2
     assert match.multiplier == third
+
+
+def test_every_option_and_item_is_documented() -> None:
+    from pathlib import Path
+
+    from hupai.rules.nanjing.items import ITEMS, REASONS
+    from hupai.rules.nanjing.options import NanjingOptions
+
+    doc = (Path(__file__).parent.parent / "docs" / "rules" / "nanjing.md").read_text(encoding="utf-8")
+    missing = [name for name in NanjingOptions.__dataclass_fields__ if f"`{name}`" not in doc]
+    assert missing == []
+    assert [key for key in ITEMS if f"`{key}`" not in doc] == []
+    assert [key for key in REASONS if f"`{key}`" not in doc] == []

@@ -351,7 +351,7 @@ def _best_claim_win(
     state: HandState, seat: int, tile: int, discarder: int, *, instant: bool
 ) -> WinContext | None:
     """The win a discard gives ``seat``, if any: an ordinary win on it, or a claim that wins at once
-    (Nanjing 快照 / 三清) — whichever is worth more when both are possible."""
+    (Nanjing 快照 / 三清) — whichever pays the winner more when both are possible."""
     best: tuple[int, WinContext] | None = None
     kinds = [WinKind.DISCARD] if _completes(state.seats[seat].counts, tile) else []
     if instant:
@@ -359,8 +359,18 @@ def _best_claim_win(
     for kind in kinds:
         context = _claim_context(state, seat, tile, discarder, kind)
         verdict = state.ruleset.judge_win(state, context)
-        if verdict.allowed and verdict.sheet is not None and (best is None or verdict.sheet.share > best[0]):
-            best = (verdict.sheet.share, context)
+        if not verdict.allowed or verdict.sheet is None:
+            continue
+        if len(kinds) > 1:
+            paid = sum(
+                t.amount
+                for t in state.ruleset.win_transfers(state, context, verdict.sheet)
+                if t.payee == seat
+            )
+        else:
+            paid = 0
+        if best is None or paid > best[0]:
+            best = (paid, context)
     return best[1] if best is not None else None
 
 

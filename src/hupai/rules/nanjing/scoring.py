@@ -383,7 +383,9 @@ def score_instant(state: HandState, context: WinContext, options: NanjingOptions
         items.append(
             item("hunyise", options.hunyise_bonus) if half else item("qingyise", options.qingyise_bonus)
         )
-    if facts.hard == 0 and _wuhuaguo_allowed(facts, True, options):
+    # The claimed pung opens the hand for 无花果's stricter reading.
+    claimed_pung = not run_claim and options.wuhuaguo == "no_pung_only"
+    if facts.hard == 0 and not claimed_pung and _wuhuaguo_allowed(facts, True, options):
         items.append(item("wuhuaguo", options.wuhuaguo_bonus))
     label = "三清" if sanqing and feeder is None else "快照"
     shown = [format_tiles([meld.tile] * (4 if meld.kind.is_kong else 3)) for meld in player.melds]
