@@ -26,7 +26,7 @@ from hupai.game.view import events_for, view
 from hupai.hand import shanten
 from hupai.rules import load_ruleset
 
-HANDS = 2000
+HANDS = 1600
 HANDS_PER_MATCH = 8
 
 
@@ -128,7 +128,7 @@ def check_views(state: HandState, *, start: int, serialise: bool) -> None:
     assert spectator.legal == ()
 
 
-@pytest.mark.parametrize("preset", ["nanjing", "nanjing-002"])
+@pytest.mark.parametrize("preset", ["nanjing", "nanjing-002", "nanning", "nanning-004"])
 def test_random_play_keeps_every_invariant(preset: str) -> None:
     ruleset = load_ruleset(preset)
     full_set = Counter(ruleset.tile_set())

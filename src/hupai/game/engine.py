@@ -91,6 +91,7 @@ def new_hand(
     deal: Sequence[Sequence[int]] | None = None,
     wall: Sequence[int] | None = None,
     multiplier: int = 1,
+    previous_winner: int | None = None,
 ) -> HandState:
     """Deal a hand from a seed, or from an explicit deal and wall (as a record gives them).
 
@@ -110,12 +111,13 @@ def new_hand(
         dealer=dealer,
         wall=list(wall),
         front=0,
-        back=len(wall) - 1,
+        back=len(wall) - 1 - ruleset.set_aside_tiles,
         seats=seats,
         phase=Phase.TURN,
         turn=dealer,
         multiplier=multiplier,
         deal=tuple(tuple(tiles) for tiles in deal),
+        previous_winner=previous_winner,
     )
     events: list[Event] = [HandStarted(dealer, multiplier, len(wall))]
     held_flowers: list[list[int]] = [[] for _ in range(SEATS)]
@@ -231,6 +233,9 @@ def _draw(state: HandState, seat: int, *, replacement: bool, events: list[Event]
         replacement = True
     player.counts[tile] += 1
     player.drawn = tile
+    if state.ruleset.pass_win_until == "draw":
+        player.passed_win = False  # 卖胡 lasts until the seat's own next draw
+    state.last_drawer = seat
     state.turn = seat
     state.phase = Phase.TURN
     state.window = None
@@ -320,6 +325,7 @@ def _claim_context(state: HandState, seat: int, tile: int, discarder: int, kind:
         kind=kind,
         discarder=discarder,
         counts=tuple(counts),
+        replacement_chain=tuple(state.replacement_chain),  # the discarder's (or robbed player's) kongs
         live_tiles=state.live_tiles,
     )
 
@@ -526,7 +532,8 @@ def _discard(state: HandState, seat: int, tile: int, events: list[Event]) -> Non
     player.discard_claimed.append(False)
     player.discarded_kinds[tile] += 1
     player.turns += 1
-    player.passed_win = False
+    if state.ruleset.pass_win_until == "discard":
+        player.passed_win = False
     player.passed_pungs.clear()
     player.drawn = None
     state.discards_made += 1
@@ -554,11 +561,11 @@ def _resolve_claims(state: HandState, window: ClaimWindow, events: list[Event]) 
     for seat in order:
         decision = window.decisions.get(seat)
         offered = window.options.get(seat, [])
-        if isinstance(decision, Pass):
-            if any(isinstance(option, Win) for option in offered):
-                state.seats[seat].passed_win = True
-            if any(isinstance(option, Pong) for option in offered):
-                state.seats[seat].passed_pungs.add(tile)
+        # Taking anything but an offered win (a pass, a pong, a kong) lets the win go.
+        if decision is not None and not isinstance(decision, Win) and any(isinstance(o, Win) for o in offered):
+            state.seats[seat].passed_win = True
+        if isinstance(decision, Pass) and any(isinstance(option, Pong) for option in offered):
+            state.seats[seat].passed_pungs.add(tile)
     state.window = None
     if winners:
         if not state.ruleset.multi_ron:
@@ -608,9 +615,9 @@ def _own_kong(state: HandState, seat: int, tile: int, events: list[Event]) -> No
         state.replacement_chain.append(("kong", None))
         _draw(state, seat, replacement=True, events=events)
         return
-    # An added kong may be robbed by anyone it completes (抢杠).
+    # An added kong may be robbed by anyone it completes (抢杠), where the rules allow it.
     robbers: dict[int, list[Action]] = {}
-    for offset in range(1, SEATS):
+    for offset in range(1 if state.ruleset.kong_can_be_robbed(state, seat, tile) else SEATS, SEATS):
         other = next_seat(seat, offset)
         candidate = state.seats[other]
         if state.ruleset.pass_win_restriction and candidate.passed_win:

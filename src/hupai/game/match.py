@@ -101,8 +101,15 @@ class Match:
             raise MatchError("the current hand has not ended")
         if deal is None or wall is None:
             deal, wall = shuffled_deal(self.ruleset, self.dealer, hand_seed(self.seed, len(self.results)))
+        last = self.results[-1] if self.results else None
+        previous_winner = last.winners[0] if last is not None and len(last.winners) == 1 else None
         self.current = new_hand(
-            self.ruleset, dealer=self.dealer, deal=deal, wall=wall, multiplier=self.multiplier
+            self.ruleset,
+            dealer=self.dealer,
+            deal=deal,
+            wall=wall,
+            multiplier=self.multiplier,
+            previous_winner=previous_winner,
         )
         return self.current
 

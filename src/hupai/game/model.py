@@ -151,6 +151,8 @@ class HandState:
     pending_kong: tuple[int, int] | None = None  # (seat, tile) of an added kong awaiting robbers
     actions: list[Action] = field(default_factory=list)  # every action applied, passes included
     deal: tuple[tuple[int, ...], ...] = ()  # as dealt, before flowers were replaced (for records)
+    last_drawer: int | None = None  # who drew last (Nanning: deals next after an exhaustive draw)
+    previous_winner: int | None = None  # the last hand's single winner (Nanning S004 钓鱼 counts from it)
 
     @property
     def live_tiles(self) -> int:

@@ -37,8 +37,9 @@ class Preset:
 
 def _ruleset_classes() -> dict[str, type[RuleSet]]:
     from hupai.rules.nanjing import NanjingRuleSet
+    from hupai.rules.nanning import NanningRuleSet
 
-    return {NanjingRuleSet.name: NanjingRuleSet}
+    return {NanjingRuleSet.name: NanjingRuleSet, NanningRuleSet.name: NanningRuleSet}
 
 
 @cache

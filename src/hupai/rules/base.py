@@ -35,9 +35,10 @@ class ScoreItem:
     source: str
     count: int = 1
     multiply: bool = False
+    divisor: int = 1  # a multiply item worth value/divisor (e.g. ×3/2)
 
     def as_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "key": self.key,
             "zh": self.zh,
             "en": self.en,
@@ -46,6 +47,18 @@ class ScoreItem:
             "multiply": self.multiply,
             "source": self.source,
         }
+        if self.divisor != 1:
+            out["divisor"] = self.divisor
+        return out
+
+
+def share_of(items: Sequence[ScoreItem]) -> int:
+    """The added items' sum, then every multiplier in order (a whole factor or a fraction)."""
+    share = sum(entry.value for entry in items if not entry.multiply)
+    for entry in items:
+        if entry.multiply:
+            share = share * entry.value // entry.divisor
+    return share
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,11 +151,19 @@ class RuleSet(ABC):
         """Tiles at the end of the wall never drawn; the hand is a draw when only these remain."""
 
     multi_ron: bool = True
+    set_aside_tiles: int = 0
+    """Tiles taken from the back of the wall before play and kept out of it (Nanning S000b 钓鱼)."""
     concealed_kongs_public: bool = True
     ready_declaration: bool = False
     """Whether non-dealers may declare ready (报听) on their first 13 tiles."""
     pass_win_restriction: bool = True
+    pass_win_until: str = "discard"
+    """When a passed win stops blocking wins on discards: the seat's own next "discard" or "draw"."""
     pass_pung_restriction: bool = True
+
+    def kong_can_be_robbed(self, state: HandState, seat: int, tile: int) -> bool:
+        """Whether ``seat``'s added kong of ``tile`` may be robbed (抢杠) at this point."""
+        return True
 
     def ready_kong_allowed(self, state: HandState, seat: int, tile: int) -> bool:
         """Whether a seat that declared ready (报听) may still kong ``tile`` on its turn."""

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from hupai.game.model import HandState, Meld, MeldKind, WinContext, WinKind
 from hupai.hand import Form, GroupKind, Reading, WaitShape, decompositions, waits
-from hupai.rules.base import ScoreItem, ScoreSheet, WinVerdict
+from hupai.rules.base import ScoreItem, ScoreSheet, WinVerdict, share_of
 from hupai.rules.nanjing.items import item
 from hupai.rules.nanjing.options import NanjingOptions
 from hupai.tiles import NUM_KINDS, format_tiles
@@ -306,10 +306,7 @@ def _sheet(
 ) -> ScoreSheet:
     if facts.multiplier > 1:
         items.append(item("bixiahu", facts.multiplier, multiply=True))
-    share = sum(entry.value for entry in items if not entry.multiply)
-    for entry in items:
-        if entry.multiply:
-            share *= entry.value
+    share = share_of(items)
     big = any(entry.key in BIG_HAND_ITEMS for entry in items)
     return ScoreSheet(seat=context.seat, items=tuple(items), share=share, reading=str(reading), big_hand=big)
 
