@@ -20,9 +20,12 @@ RECORDS = sorted((DATA / "records" / "nanning").glob("*.json"))
 
 def test_every_example_is_a_record_or_explained() -> None:
     examples = {
-        re.sub(r"[a-d]$", "", json.loads(path.read_text(encoding="utf-8"))["scenario"]["example"]) for path in RECORDS
+        re.sub(r"[a-d]$", "", json.loads(path.read_text(encoding="utf-8"))["scenario"]["example"])
+        for path in RECORDS
     }
-    wanted = {f"NN-{number:03d}" for number in range(1, 154)} | {f"N4-{number:02d}" for number in range(1, 30)}
+    wanted = {f"NN-{number:03d}" for number in range(1, 154)} | {
+        f"N4-{number:02d}" for number in range(1, 30)
+    }
     assert wanted - examples - set(UNREACHABLE) == set()
     assert examples & set(UNREACHABLE) == set()
     assert len(RECORDS) >= 180

@@ -18,15 +18,12 @@ import json
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-from nanning_scenarios import Script  # noqa: E402
-
-from hupai.game.match import Match  # noqa: E402
-from hupai.game.record import (  # noqa: E402
+from hupai.game.match import Match
+from hupai.game.record import (
     HandRecord,
     MatchRecord,
     close_open_window,
@@ -34,9 +31,10 @@ from hupai.game.record import (  # noqa: E402
     replay,
     write_record,
 )
-from hupai.game.scripting import run_moves  # noqa: E402
-from hupai.rules import load_ruleset  # noqa: E402
-from hupai.tiles import parse_tiles  # noqa: E402
+from hupai.game.scripting import run_moves
+from hupai.rules import load_ruleset
+from hupai.tiles import parse_tiles
+from nanning_scenarios import Script
 
 OUT = Path(__file__).resolve().parent.parent / "tests" / "data" / "records" / "nanning"
 W = 1  # the winner, unless a scenario says otherwise
@@ -114,7 +112,11 @@ def unused(kind: str, count: int, *, also: str = "") -> list[str]:
     """Suited tiles the winner's hand does not use, for other players' kongs and pungs."""
     taken = set(parse_tiles(winner_hand(kind) + HANDS[kind].wait + also))
     order = "9p8p7p6p4p3p2p1p8s7s6s5s4s3s2s9m8m7m6m5m4m3m2m1m"
-    found = [tile for tile in (order[i : i + 2] for i in range(0, len(order), 2)) if parse_tiles(tile)[0] not in taken]
+    found = [
+        tile
+        for tile in (order[i : i + 2] for i in range(0, len(order), 2))
+        if parse_tiles(tile)[0] not in taken
+    ]
     return found[:count]
 
 
@@ -193,7 +195,16 @@ BLOOM_SETS = {
     "pp_qys": ("111m", "222m", "333m"),
     "pp_qys_m": ("111m", "222m", "333m"),
 }
-BLOOM_TANKI = {"plain": "9s", "menqing": "9s", "pp": "9s", "pp_m": "9s", "qys": "1m", "qys_m": "1m", "pp_qys": "5m", "pp_qys_m": "5m"}
+BLOOM_TANKI = {
+    "plain": "9s",
+    "menqing": "9s",
+    "pp": "9s",
+    "pp_m": "9s",
+    "qys": "1m",
+    "qys_m": "1m",
+    "pp_qys": "5m",
+    "pp_qys_m": "5m",
+}
 BLOOM_PUNG = {"plain": "4p", "pp": "4p", "qys": "5m", "pp_qys": "4m"}  # opens a hand that is not 门清
 
 
@@ -249,7 +260,9 @@ def robbed(kind: str, row: int = 1, robbed_seat: int = 2) -> tuple[Script, int]:
     the dealer's 8p and added kongs — and the winner robs it (抢杠胡; 抢连杠 doubles per kong before)."""
     hand = ROB_HANDS[kind]
     script = Script(avoid={parse_tiles("5m")[0]})
-    script.hand(W, hand.concealed + "".join(tile * 2 for tile, _ in hand.pungs) + "".join(JUNK[: len(hand.pungs)]))
+    script.hand(
+        W, hand.concealed + "".join(tile * 2 for tile, _ in hand.pungs) + "".join(JUNK[: len(hand.pungs)])
+    )
     claim_pungs(script, W, hand.pungs, JUNK)
     opening(script)
     added = ["6s", "2s"][: max(row - 2, 0)]
@@ -383,7 +396,9 @@ def kong_row(
     row = ([first] if first else []) + pung_tiles + quads
     script = Script()
     held = "".join(tile * 2 for tile in pung_tiles) + "".join(JUNK[: len(pung_tiles)])
-    held += "".join(tile * 3 for tile in quads) + (first * 3 if first else "") + (before * 4 if before else "")
+    held += (
+        "".join(tile * 3 for tile in quads) + (first * 3 if first else "") + (before * 4 if before else "")
+    )
     script.give(W, held)
     claim_pungs(script, W, tuple(zip(pung_tiles, feeders, strict=True)), JUNK)
     opening(script)
@@ -407,7 +422,9 @@ class Line:
     source: str
     title: str
     build: Callable[[], tuple[Script, int]]
-    expect: dict[int, int]  # payer -> what it pays the winner, kong points included where the seed counts them
+    expect: dict[
+        int, int
+    ]  # payer -> what it pays the winner, kong points included where the seed counts them
     preset: str = "nanning"
     options: dict[str, Any] = field(default_factory=dict)
     fish: str = ""
@@ -422,7 +439,14 @@ def each(amount: int, winner: int = W) -> dict[int, int]:
 LINES: list[Line] = []
 
 
-def line(id: str, source: str, title: str, build: Callable[[], tuple[Script, int]], expect: dict[int, int], **kw: Any) -> None:
+def line(
+    id: str,
+    source: str,
+    title: str,
+    build: Callable[[], tuple[Script, int]],
+    expect: dict[int, int],
+    **kw: Any,
+) -> None:
     LINES.append(Line(id, source, title, build, expect, **kw))
 
 
@@ -463,10 +487,28 @@ def table_lines() -> None:
         ("qdd1", 24, 16), ("qdd1_qys", 48, 32), ("qdd2", 48, 32), ("qdd2_qys", 96, 64),
         ("qdd3", 96, 64), ("qdd3_qys", 192, 128),
     ):  # fmt: skip
-        section = "四、碰碰胡" if kind.startswith("pp") else "五、七小对" if kind.startswith("qxd") else "六、七大对"
+        section = (
+            "四、碰碰胡"
+            if kind.startswith("pp")
+            else "五、七小对"
+            if kind.startswith("qxd")
+            else "六、七大对"
+        )
         name = TYPE_NAMES[kind]
-        line(f"NN-{next(numbered):03d}", s, f"{section} {name} 放炮: {ron_value}", lambda k=kind: ron(k), {2: ron_value})
-        line(f"NN-{next(numbered):03d}", s, f"{section} {name} 自摸: {each_value}×3", lambda k=kind: self_drawn(k), each(each_value))
+        line(
+            f"NN-{next(numbered):03d}",
+            s,
+            f"{section} {name} 放炮: {ron_value}",
+            partial(ron, kind),
+            {2: ron_value},
+        )
+        line(
+            f"NN-{next(numbered):03d}",
+            s,
+            f"{section} {name} 自摸: {each_value}×3",
+            partial(self_drawn, kind),
+            each(each_value),
+        )
     # 七、杠上花 明杠: the dealer, whose tile was konged first, pays everything (win + kong points).
     exposed = {
         1: {"plain": 19, "qys": 37, "pp": 37, "pp_qys": 73},
@@ -478,13 +520,46 @@ def table_lines() -> None:
     for kongs, values in exposed.items():
         for kind, total in values.items():
             row = {1: "单", 2: "双连杠", 3: "三连杠", 4: "四连杠"}[kongs]
-            line(f"NN-{number:03d}", s, f"七、杠上花 明杠{row} {TYPE_NAMES[kind]}: {total}", lambda k=kind, n=kongs: exposed_bloom(k, n), {0: total})
+            line(
+                f"NN-{number:03d}",
+                s,
+                f"七、杠上花 明杠{row} {TYPE_NAMES[kind]}: {total}",
+                partial(exposed_bloom, kind, kongs),
+                {0: total},
+            )
             number += 1
     # 七、杠上花 暗杠: each pays (2^n × unit + n). NN-060 as corrected (66 each, 198).
     concealed = {
-        1: {"plain": 7, "menqing": 9, "qys": 13, "qys_m": 17, "pp": 13, "pp_m": 17, "pp_qys": 25, "pp_qys_m": 33},
-        2: {"plain": 14, "menqing": 18, "qys": 26, "qys_m": 34, "pp": 26, "pp_m": 34, "pp_qys": 50, "pp_qys_m": 66},
-        3: {"plain": 27, "menqing": 35, "qys": 51, "qys_m": 67, "pp": 51, "pp_m": 67, "pp_qys": 99, "pp_qys_m": 131},
+        1: {
+            "plain": 7,
+            "menqing": 9,
+            "qys": 13,
+            "qys_m": 17,
+            "pp": 13,
+            "pp_m": 17,
+            "pp_qys": 25,
+            "pp_qys_m": 33,
+        },
+        2: {
+            "plain": 14,
+            "menqing": 18,
+            "qys": 26,
+            "qys_m": 34,
+            "pp": 26,
+            "pp_m": 34,
+            "pp_qys": 50,
+            "pp_qys_m": 66,
+        },
+        3: {
+            "plain": 27,
+            "menqing": 35,
+            "qys": 51,
+            "qys_m": 67,
+            "pp": 51,
+            "pp_m": 67,
+            "pp_qys": 99,
+            "pp_qys_m": 131,
+        },
         4: {"plain": 100, "pp_m": 132, "pp_qys": 196, "pp_qys_m": 260},
     }
     for kongs, values in concealed.items():
@@ -494,7 +569,13 @@ def table_lines() -> None:
             number += 1
             if ident in UNREACHABLE:
                 continue
-            line(ident, s, f"七、杠上花 暗杠{row} {TYPE_NAMES[kind]}: {amount}×3", lambda k=kind, n=kongs: concealed_bloom(k, n), each(amount))
+            line(
+                ident,
+                s,
+                f"七、杠上花 暗杠{row} {TYPE_NAMES[kind]}: {amount}×3",
+                partial(concealed_bloom, kind, kongs),
+                each(amount),
+            )
     # 八、杠上炮 (single kong), the konger pays.
     pao = (
         ("plain", 9), ("menqing", 12), ("qys", 18), ("qys_m", 24), ("pp", 18), ("pp_m", 24),
@@ -502,10 +583,16 @@ def table_lines() -> None:
         ("qdd2", 96), ("qdd2_qys", 192), ("qdd3", 192), ("qdd3_qys", 384), ("qqr", 36), ("qqr_qys", 72),
     )  # fmt: skip
     for offset, (kind, amount) in enumerate(pao):
-        line(f"NN-{73 + offset:03d}", s, f"八、杠上炮 {TYPE_NAMES[kind]}: {amount}", lambda k=kind: gang_shang_pao(k), {2: amount})
+        line(
+            f"NN-{73 + offset:03d}",
+            s,
+            f"八、杠上炮 {TYPE_NAMES[kind]}: {amount}",
+            partial(gang_shang_pao, kind),
+            {2: amount},
+        )
     # 九、抢杠胡: the robbed player pays.
     for ident, kind, amount in (("NN-091", "plain", 9), ("NN-092", "menqing", 12), ("NN-093", "qys", 18)):
-        line(ident, s, f"九、抢杠胡 {TYPE_NAMES[kind]}: {amount}", lambda k=kind: robbed(k), {2: amount})
+        line(ident, s, f"九、抢杠胡 {TYPE_NAMES[kind]}: {amount}", partial(robbed, kind), {2: amount})
     # 十、全求人.
     line("NN-099", s, "十、全求人 普通 放炮: 18", lambda: ron("qqr"), {2: 18})
     line("NN-100", s, "十、全求人 普通 自摸 (as 碰碰胡): 6×3", lambda: self_drawn("qqr"), each(6))
@@ -515,81 +602,355 @@ def table_lines() -> None:
     qq = (("plain", 9), ("menqing", 12), ("pp", 18), ("pp_m", 24), ("pp_qys", 36), ("pp_qys_m", 48),
           ("qxd", 24), ("qdd1", 48), ("qdd2", 96), ("qdd3", 192))  # fmt: skip
     for offset, (kind, amount) in enumerate(qq):
-        line(f"NN-{103 + offset:03d}", s, f"十一、全求炮 {TYPE_NAMES[kind]}: {amount}", lambda k=kind: quanqiu_pao(k), {2: amount})
+        line(
+            f"NN-{103 + offset:03d}",
+            s,
+            f"十一、全求炮 {TYPE_NAMES[kind]}: {amount}",
+            partial(quanqiu_pao, kind),
+            {2: amount},
+        )
     # 人胡 (S000b): the dealer pays a 门清大炮.
     renhu = (("menqing", 12), ("qys_m", 24), ("pp_m", 24), ("pp_qys_m", 48), ("qxd", 24), ("qxd_qys", 48),
              ("qdd1", 48), ("qdd1_qys", 96), ("qdd2", 96), ("qdd2_qys", 192), ("qdd3", 192), ("qdd3_qys", 384))  # fmt: skip
     for offset, (kind, amount) in enumerate(renhu):
-        line(f"NN-{113 + offset:03d}", "S000b", f"人胡 {TYPE_NAMES[kind]}: {amount}", lambda k=kind: ren_hu(k), {0: amount})
+        line(
+            f"NN-{113 + offset:03d}",
+            "S000b",
+            f"人胡 {TYPE_NAMES[kind]}: {amount}",
+            partial(ren_hu, kind),
+            {0: amount},
+        )
     further_lines()
     seed_004_lines()
 
 
 def further_lines() -> None:
-    line("NN-126", "S001 三、注", "门清 暗杠杠上花 by the base-4 method: (4×2+1)×3 = 27", lambda: concealed_bloom("menqing", 1), each(9))
+    line(
+        "NN-126",
+        "S001 三、注",
+        "门清 暗杠杠上花 by the base-4 method: (4×2+1)×3 = 27",
+        lambda: concealed_bloom("menqing", 1),
+        each(9),
+    )
     for number, kongs, kind, amount in (
         (127, 2, "plain", 18), (128, 2, "menqing", 24), (129, 3, "plain", 36),
         (130, 3, "menqing", 48), (131, 4, "plain", 72), (132, 4, "menqing", 96),
     ):  # fmt: skip
-        line(f"NN-{number}", "S001 八", f"{kongs} kongs in a row, then a deal-in ({TYPE_NAMES[kind]}): {amount}", lambda k=kind, n=kongs: gang_shang_pao(k, n), {2: amount})
+        line(
+            f"NN-{number}",
+            "S001 八",
+            f"{kongs} kongs in a row, then a deal-in ({TYPE_NAMES[kind]}): {amount}",
+            partial(gang_shang_pao, kind, kongs),
+            {2: amount},
+        )
     for number, row, amount in ((133, 2, 18), (134, 3, 36), (135, 4, 72)):
-        line(f"NN-{number}", "S001 九", f"抢{row}连杠 (普通): 9 × {amount // 9} = {amount}", lambda r=row: robbed("plain", r), {2: amount})
-    line("NN-136", "S001 十二", "封胡, another player deals in a 碰碰胡: the discarder 9 and the sealed player 9 (双飞)", lambda: sealed("other"), {2: 9, 0: 9})
-    line("NN-137", "S001 十二", "封胡, the sealed player deals in a 碰碰胡: 9 × 2", lambda: sealed("sealed"), {0: 18})
-    line("NN-138", "S001 十二", "封胡, self-drawn 碰碰胡: the sealed player pays all three shares, 6 × 3", lambda: sealed("self"), {0: 18})
-    line("NN-139", "S001 十二", "封胡, 暗杠杠上花 碰碰胡: the sealed player pays the bloom, (12 × 3) + its kong point", lambda: sealed("bloom"), {0: 37, 2: 1, 3: 1})
-    line("NN-140", "S001 十三 例1", "死双, self-drawn 碰碰胡: (6×3)×2 = 36", lambda: sealed("self"), {0: 36}, options={"sishuang": True})
-    line("NN-141", "S001 十三 例2", "死双, the sealed player deals in: (9×2)×2 = 36", lambda: sealed("sealed"), {0: 36}, options={"sishuang": True})
-    line("NN-142", "S001 十三 例3", "死双, another player deals in: sealed 9×2 = 18, discarder 9", lambda: sealed("other"), {0: 18, 2: 9}, options={"sishuang": True})
+        line(
+            f"NN-{number}",
+            "S001 九",
+            f"抢{row}连杠 (普通): 9 × {amount // 9} = {amount}",
+            partial(robbed, "plain", row),
+            {2: amount},
+        )
+    line(
+        "NN-136",
+        "S001 十二",
+        "封胡, another player deals in a 碰碰胡: the discarder 9 and the sealed player 9 (双飞)",
+        lambda: sealed("other"),
+        {2: 9, 0: 9},
+    )
+    line(
+        "NN-137",
+        "S001 十二",
+        "封胡, the sealed player deals in a 碰碰胡: 9 × 2",
+        lambda: sealed("sealed"),
+        {0: 18},
+    )
+    line(
+        "NN-138",
+        "S001 十二",
+        "封胡, self-drawn 碰碰胡: the sealed player pays all three shares, 6 × 3",
+        lambda: sealed("self"),
+        {0: 18},
+    )
+    line(
+        "NN-139",
+        "S001 十二",
+        "封胡, 暗杠杠上花 碰碰胡: the sealed player pays the bloom, (12 × 3) + its kong point",
+        lambda: sealed("bloom"),
+        {0: 37, 2: 1, 3: 1},
+    )
+    line(
+        "NN-140",
+        "S001 十三 例1",
+        "死双, self-drawn 碰碰胡: (6×3)×2 = 36",
+        lambda: sealed("self"),
+        {0: 36},
+        options={"sishuang": True},
+    )
+    line(
+        "NN-141",
+        "S001 十三 例2",
+        "死双, the sealed player deals in: (9×2)×2 = 36",
+        lambda: sealed("sealed"),
+        {0: 36},
+        options={"sishuang": True},
+    )
+    line(
+        "NN-142",
+        "S001 十三 例3",
+        "死双, another player deals in: sealed 9×2 = 18, discarder 9",
+        lambda: sealed("other"),
+        {0: 18, 2: 9},
+        options={"sishuang": True},
+    )
     line("NN-143", "S000b 天胡", "天胡 普通: (4×3)×2 = 24, 8 each", heavenly, each(8, 0))
     line("NN-144", "S000b 地胡", "地胡 普通: (4×3)×2 = 24, 8 each", earthly, each(8))
-    line("NN-145", "S000b 海底捞月", "海底捞月 普通: (3×3)×2 = 18, 6 each", lambda: last_tile("plain", "self"), each(6, 0))
-    line("NN-146", "S000b 海底捞月", "海底捞月 门清: (4×3)×2 = 24, 8 each", lambda: last_tile("menqing", "self"), each(8, 3))
+    line(
+        "NN-145",
+        "S000b 海底捞月",
+        "海底捞月 普通: (3×3)×2 = 18, 6 each",
+        lambda: last_tile("plain", "self"),
+        each(6, 0),
+    )
+    line(
+        "NN-146",
+        "S000b 海底捞月",
+        "海底捞月 门清: (4×3)×2 = 24, 8 each",
+        lambda: last_tile("menqing", "self"),
+        each(8, 3),
+    )
     line("NN-147", "S000b 海底炮", "海底炮 普通: 9", lambda: last_tile("plain", "discard"), {0: 9})
     line("NN-148", "S000b 海底炮", "海底炮 门清: 12", lambda: last_tile("menqing", "discard"), {3: 12})
     line("NN-149", "S000b 海底炮", "海底炮 碰碰胡: 9×2 = 18", lambda: last_tile("pp", "discard"), {0: 18})
-    line("NN-151", "S000b 摸码", "摸码, two codes 4万 8条 both pointing at the winner (上家 of the dealer): 门清 4 × 3 each", moma, each(12, 3), options={"moma": 2})
-    line("NN-152", "S000b 钓鱼 例1", "钓鱼: the dealer wins on a discard with one fish pointing at it: 门清 4 × 2", lambda: dealer_with_fish("discard"), {2: 8}, options={"fishing": "s000_predraw"}, fish="5z2z4m9s")
-    line("NN-153", "S000b 钓鱼 例2", "钓鱼: the dealer wins self-drawn with one fish pointing at it: 4 × 2 each", lambda: dealer_with_fish("self"), each(8, 0), options={"fishing": "s000_predraw"}, fish="5z2z4m9s")
+    line(
+        "NN-151",
+        "S000b 摸码",
+        "摸码, two codes 4万 8条 both pointing at the winner (上家 of the dealer): 门清 4 × 3 each",
+        moma,
+        each(12, 3),
+        options={"moma": 2},
+    )
+    line(
+        "NN-152",
+        "S000b 钓鱼 例1",
+        "钓鱼: the dealer wins on a discard with one fish pointing at it: 门清 4 × 2",
+        lambda: dealer_with_fish("discard"),
+        {2: 8},
+        options={"fishing": "s000_predraw"},
+        fish="5z2z4m9s",
+    )
+    line(
+        "NN-153",
+        "S000b 钓鱼 例2",
+        "钓鱼: the dealer wins self-drawn with one fish pointing at it: 4 × 2 each",
+        lambda: dealer_with_fish("self"),
+        each(8, 0),
+        options={"fishing": "s000_predraw"},
+        fish="5z2z4m9s",
+    )
 
 
 def seed_004_lines() -> None:
     p = "nanning-004"
     allow = {"chicken_ron": "allow"}
     line("N4-01a", "S004 推倒胡", "推倒胡 自摸 3 each", lambda: self_drawn("plain"), each(3), preset=p)
-    line("N4-01b", "S004 推倒胡", "推倒胡 放衝 2 (with plain wins on a discard allowed)", lambda: ron("plain"), {2: 2}, preset=p, options=allow)
+    line(
+        "N4-01b",
+        "S004 推倒胡",
+        "推倒胡 放衝 2 (with plain wins on a discard allowed)",
+        lambda: ron("plain"),
+        {2: 2},
+        preset=p,
+        options=allow,
+    )
     line("N4-01c", "S004 推倒胡", "門清 自摸 4 each", lambda: self_drawn("menqing"), each(4), preset=p)
-    line("N4-01d", "S004 推倒胡", "門清 放衝 3 (plain wins on a discard allowed, 門清 +1)", lambda: ron("menqing"), {2: 3}, preset=p, options={**allow, "menqing_ron": "plus1"})
+    line(
+        "N4-01d",
+        "S004 推倒胡",
+        "門清 放衝 3 (plain wins on a discard allowed, 門清 +1)",
+        lambda: ron("menqing"),
+        {2: 3},
+        preset=p,
+        options={**allow, "menqing_ron": "plus1"},
+    )
     for ident, kind, name in (("N4-02", "pp", "對對胡"), ("N4-03", "qys", "清一色")):
-        line(f"{ident}a", "S004", f"{name} 自摸 6 each", lambda k=kind: self_drawn(k), each(6), preset=p)
-        line(f"{ident}b", "S004", f"{name} 放衝 9", lambda k=kind: ron(k), {2: 9}, preset=p)
-        line(f"{ident}c", "S004", f"{name} 門清 自摸 8 each", lambda k=f"{kind}_m": self_drawn(k), each(8), preset=p)
-        line(f"{ident}d", "S004", f"{name} 門清 放衝 12 (門清 counted on a discard)", lambda k=f"{kind}_m": ron(k), {2: 12}, preset=p, options={"menqing_ron": "base4"})
-    for ident, kind, tsumo, ron_value in (("N4-04", "qxd", 8, 12), ("N4-05", "qdd1", 16, 24), ("N4-06", "qdd2", 32, 48), ("N4-07", "qdd3", 64, 96)):
-        line(f"{ident}a", "S004", f"{TYPE_NAMES[kind]} 自摸 {tsumo} each", lambda k=kind: self_drawn(k), each(tsumo), preset=p)
-        line(f"{ident}b", "S004", f"{TYPE_NAMES[kind]} 放衝 {ron_value}", lambda k=kind: ron(k), {2: ron_value}, preset=p)
+        line(f"{ident}a", "S004", f"{name} 自摸 6 each", partial(self_drawn, kind), each(6), preset=p)
+        line(f"{ident}b", "S004", f"{name} 放衝 9", partial(ron, kind), {2: 9}, preset=p)
+        line(
+            f"{ident}c",
+            "S004",
+            f"{name} 門清 自摸 8 each",
+            partial(self_drawn, f"{kind}_m"),
+            each(8),
+            preset=p,
+        )
+        line(
+            f"{ident}d",
+            "S004",
+            f"{name} 門清 放衝 12 (門清 counted on a discard)",
+            partial(ron, f"{kind}_m"),
+            {2: 12},
+            preset=p,
+            options={"menqing_ron": "base4"},
+        )
+    for ident, kind, tsumo, ron_value in (
+        ("N4-04", "qxd", 8, 12),
+        ("N4-05", "qdd1", 16, 24),
+        ("N4-06", "qdd2", 32, 48),
+        ("N4-07", "qdd3", 64, 96),
+    ):
+        line(
+            f"{ident}a",
+            "S004",
+            f"{TYPE_NAMES[kind]} 自摸 {tsumo} each",
+            partial(self_drawn, kind),
+            each(tsumo),
+            preset=p,
+        )
+        line(
+            f"{ident}b",
+            "S004",
+            f"{TYPE_NAMES[kind]} 放衝 {ron_value}",
+            partial(ron, kind),
+            {2: ron_value},
+            preset=p,
+        )
     line("N4-08", "S004", "全球人 放衝 18", lambda: ron("qqr"), {2: 18}, preset=p)
     line("N4-09", "S004 table", "天胡 100 each", heavenly, each(100, 0), preset=p)
     line("N4-10", "S004 table", "地胡 100 each", earthly, each(100), preset=p)
     line("N4-11a", "S004 table", "槓開 明槓 18+1", lambda: exposed_bloom("plain", 1), {0: 19}, preset=p)
-    line("N4-11b", "S004 table", "槓開 暗槓 18+3: 6+1 each", lambda: concealed_bloom("plain", 1), each(7), preset=p, options={"concealed_bloom": "doubled_unit"})
+    line(
+        "N4-11b",
+        "S004 table",
+        "槓開 暗槓 18+3: 6+1 each",
+        lambda: concealed_bloom("plain", 1),
+        each(7),
+        preset=p,
+        options={"concealed_bloom": "doubled_unit"},
+    )
     line("N4-12", "S004", "搶槓 9", lambda: robbed("plain"), {2: 9}, preset=p)
-    line("N4-13", "S004", "明槓槓上花: 18, and the kong point 1", lambda: exposed_bloom("plain", 1), {0: 19}, preset=p)
-    line("N4-14", "S004", "暗槓槓上花: 9 each, and the kong point (9+1)", lambda: concealed_bloom("plain", 1), each(10), preset=p)
-    line("N4-15", "S004", "槓上炮 對對胡: 9+9 = 18 (the kong point goes to the konger)", lambda: gang_shang_pao("pp"), {2: 18}, preset=p)
-    line("N4-17", "S004", "海底撈月 對對胡: 6+6 = 12 each", lambda: last_tile("pp", "self"), each(12, 0), preset=p)
+    line(
+        "N4-13",
+        "S004",
+        "明槓槓上花: 18, and the kong point 1",
+        lambda: exposed_bloom("plain", 1),
+        {0: 19},
+        preset=p,
+    )
+    line(
+        "N4-14",
+        "S004",
+        "暗槓槓上花: 9 each, and the kong point (9+1)",
+        lambda: concealed_bloom("plain", 1),
+        each(10),
+        preset=p,
+    )
+    line(
+        "N4-15",
+        "S004",
+        "槓上炮 對對胡: 9+9 = 18 (the kong point goes to the konger)",
+        lambda: gang_shang_pao("pp"),
+        {2: 18},
+        preset=p,
+    )
+    line(
+        "N4-17",
+        "S004",
+        "海底撈月 對對胡: 6+6 = 12 each",
+        lambda: last_tile("pp", "self"),
+        each(12, 0),
+        preset=p,
+    )
     line("N4-18", "S004", "海底炮 對對胡: 9+9 = 18", lambda: last_tile("pp", "discard"), {0: 18}, preset=p)
-    line("N4-19", "S004 points", "天胡: 6 each (the points list)", heavenly, each(6, 0), preset=p, options={"tianhu_each": 6})
-    line("N4-20", "S004 連槓", "B adds kongs to pungs fed by A, C and D in a row, A's first: A pays all three kong points", lambda: kong_row("5p7s3m", (0, 2, 3)), {0: 3}, preset=p, outcome="draw")
-    line("N4-21", "S004 連槓", "B adds a kong to A's pung, then two concealed kongs: A pays 1 + 3 + 3 = 7", lambda: kong_row("5p", (0,), concealed="7s3m"), {0: 7}, preset=p, outcome="draw")
-    line("N4-22", "S004 連槓", "B's concealed kong first (1 from each), later two added kongs (A's pung first) and a concealed kong in a row: A pays 1 + 1 + 3 = 5 more", lambda: kong_row("5p7s", (0, 2), concealed="3m", before="9m"), {0: 6, 2: 1, 3: 1}, preset=p, outcome="draw")
-    line("N4-23", "S004 連槓", "B's concealed kong (1 from each) and then two added kongs in a row (A's first): A pays 1 + 1 = 2 more", lambda: kong_row("5p7s", (0, 2), first="9m"), {0: 3, 2: 1, 3: 1}, preset=p, outcome="draw")
-    line("N4-24", "S004 連槓", "C adds kongs to pungs fed by A and B, then a concealed kong, and wins on the replacement (推倒胡): A pays 18×2×2 + 5 = 77", bloom_row, {0: 77}, preset=p)
-    line("N4-29", "S004 釣魚", "釣魚: the dealer won the last hand and self-draws again; the last three tiles 7條 紅中 5萬 count 7, 5, 5 from it and land on it twice: ×3", fishing_win, each(12, 0), preset=p, options={"fishing": "s004_count"}, fish="5m7z7s", previous=heavenly)
-    line("N4-25", "S004 封胡", "A fed B three pungs: A may not win (B wins on C's discard: C 9, A 9)", lambda: sealed("other"), {2: 9, 0: 9}, preset=p)
+    line(
+        "N4-19",
+        "S004 points",
+        "天胡: 6 each (the points list)",
+        heavenly,
+        each(6, 0),
+        preset=p,
+        options={"tianhu_each": 6},
+    )
+    line(
+        "N4-20",
+        "S004 連槓",
+        "B adds kongs to pungs fed by A, C and D in a row, A's first: A pays all three kong points",
+        lambda: kong_row("5p7s3m", (0, 2, 3)),
+        {0: 3},
+        preset=p,
+        outcome="draw",
+    )
+    line(
+        "N4-21",
+        "S004 連槓",
+        "B adds a kong to A's pung, then two concealed kongs: A pays 1 + 3 + 3 = 7",
+        lambda: kong_row("5p", (0,), concealed="7s3m"),
+        {0: 7},
+        preset=p,
+        outcome="draw",
+    )
+    line(
+        "N4-22",
+        "S004 連槓",
+        "B's concealed kong first (1 from each), later two added kongs (A's pung first) and a concealed kong in a row: A pays 1 + 1 + 3 = 5 more",
+        lambda: kong_row("5p7s", (0, 2), concealed="3m", before="9m"),
+        {0: 6, 2: 1, 3: 1},
+        preset=p,
+        outcome="draw",
+    )
+    line(
+        "N4-23",
+        "S004 連槓",
+        "B's concealed kong (1 from each) and then two added kongs in a row (A's first): A pays 1 + 1 = 2 more",
+        lambda: kong_row("5p7s", (0, 2), first="9m"),
+        {0: 3, 2: 1, 3: 1},
+        preset=p,
+        outcome="draw",
+    )
+    line(
+        "N4-24",
+        "S004 連槓",
+        "C adds kongs to pungs fed by A and B, then a concealed kong, and wins on the replacement (推倒胡): A pays 18×2×2 + 5 = 77",
+        bloom_row,
+        {0: 77},
+        preset=p,
+    )
+    line(
+        "N4-29",
+        "S004 釣魚",
+        "釣魚: the dealer won the last hand and self-draws again; the last three tiles 7條 紅中 5萬 count 7, 5, 5 from it and land on it twice: ×3",
+        fishing_win,
+        each(12, 0),
+        preset=p,
+        options={"fishing": "s004_count"},
+        fish="5m7z7s",
+        previous=heavenly,
+    )
+    line(
+        "N4-25",
+        "S004 封胡",
+        "A fed B three pungs: A may not win (B wins on C's discard: C 9, A 9)",
+        lambda: sealed("other"),
+        {2: 9, 0: 9},
+        preset=p,
+    )
     line("N4-26", "S004 封胡", "A sealed, A deals in to B: ×2", lambda: sealed("sealed"), {0: 18}, preset=p)
-    line("N4-27", "S004 封胡", "A sealed, C deals in to B: A pays as much as C (旅遊)", lambda: sealed("other"), {2: 9, 0: 9}, preset=p)
-    line("N4-28", "S004 封胡", "A sealed, B self-drawn: A pays for all three (包牌), 6×3", lambda: sealed("self"), {0: 18}, preset=p)
+    line(
+        "N4-27",
+        "S004 封胡",
+        "A sealed, C deals in to B: A pays as much as C (旅遊)",
+        lambda: sealed("other"),
+        {2: 9, 0: 9},
+        preset=p,
+    )
+    line(
+        "N4-28",
+        "S004 封胡",
+        "A sealed, B self-drawn: A pays for all three (包牌), 6×3",
+        lambda: sealed("self"),
+        {0: 18},
+        preset=p,
+    )
 
 
 UNREACHABLE = {
@@ -639,7 +1000,11 @@ def build(entry: Line) -> dict[str, Any]:
         except ValueError as error:
             raise SystemExit(f"{entry.id}: {error}") from None
         close_open_window(state)
-        hands.append(HandRecord(dealer=state.dealer, actions=tuple(state.actions), deal=state.deal, wall=tuple(state.wall)))
+        hands.append(
+            HandRecord(
+                dealer=state.dealer, actions=tuple(state.actions), deal=state.deal, wall=tuple(state.wall)
+            )
+        )
         match.finish_hand(state)
     record = MatchRecord(
         ruleset=entry.preset,
@@ -671,7 +1036,9 @@ def check(data: dict[str, Any]) -> list[str]:
     result = replay(read_record(data))
     hand = result.results[-1]
     if hand.outcome != scenario["outcome"] or (hand.outcome == "win" and payee not in hand.winners):
-        return [f"outcome {hand.outcome}, winners {list(hand.winners)}; expected seat {payee} to {scenario['outcome']}"]
+        return [
+            f"outcome {hand.outcome}, winners {list(hand.winners)}; expected seat {payee} to {scenario['outcome']}"
+        ]
     paid: dict[str, int] = {}
     for transfer in hand.transfers:
         if transfer.payee == payee:

@@ -562,7 +562,11 @@ def _resolve_claims(state: HandState, window: ClaimWindow, events: list[Event]) 
         decision = window.decisions.get(seat)
         offered = window.options.get(seat, [])
         # Taking anything but an offered win (a pass, a pong, a kong) lets the win go.
-        if decision is not None and not isinstance(decision, Win) and any(isinstance(o, Win) for o in offered):
+        if (
+            decision is not None
+            and not isinstance(decision, Win)
+            and any(isinstance(o, Win) for o in offered)
+        ):
             state.seats[seat].passed_win = True
         if isinstance(decision, Pass) and any(isinstance(option, Pong) for option in offered):
             state.seats[seat].passed_pungs.add(tile)

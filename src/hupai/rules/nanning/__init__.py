@@ -93,9 +93,19 @@ class NanningRuleSet(RuleSet):
             return [transfer(sealed, seat, sum(t.amount for t in normal) * double, "fenghu")]
         discarder = context.discarder
         assert discarder is not None
-        reason = "robbed_kong" if where.name == "robbed_kong" else "dapao" if where.name in DAPAO else "win_discard"
+        reason = (
+            "robbed_kong"
+            if where.name == "robbed_kong"
+            else "dapao"
+            if where.name in DAPAO
+            else "win_discard"
+        )
         paid = [transfer(discarder, seat, share, reason)]
-        if where.name == "ron" and options.quanqiu_pao == "surcharge" and len(state.seats[discarder].melds) == 4:
+        if (
+            where.name == "ron"
+            and options.quanqiu_pao == "surcharge"
+            and len(state.seats[discarder].melds) == 4
+        ):
             paid.append(transfer(discarder, seat, options.quanqiu_pao_surcharge, "quanqiupao_surcharge"))
         if sealed is None:
             return paid
@@ -114,9 +124,13 @@ class NanningRuleSet(RuleSet):
         if state.outcome == "win":
             if self.options.next_dealer_on_multiron == "discarder":
                 discarder = state.wins[0].context.discarder
-                return HandOutcome(next_dealer=state.dealer if discarder is None else discarder, doubles_next=False)
+                return HandOutcome(
+                    next_dealer=state.dealer if discarder is None else discarder, doubles_next=False
+                )
             stays = state.dealer in winners
-            return HandOutcome(next_dealer=state.dealer if stays else next_seat(state.dealer), doubles_next=False)
+            return HandOutcome(
+                next_dealer=state.dealer if stays else next_seat(state.dealer), doubles_next=False
+            )
         if state.outcome == "draw" and self.options.next_dealer_on_draw == "last_drawer":
             last = state.last_drawer
             return HandOutcome(next_dealer=state.dealer if last is None else last, doubles_next=False)
@@ -125,4 +139,3 @@ class NanningRuleSet(RuleSet):
 
 def _others(seat: int) -> list[int]:
     return [next_seat(seat, offset) for offset in range(1, SEATS)]
-

@@ -30,7 +30,11 @@ ITEMS: dict[str, tuple[str, str, str]] = {
     "robbed_kong": ("抢杠胡", "Robbing an added kong: 大炮", "S001 九, S004"),
     "chain": ("连杠", "Each further kong in a row doubles", "S001 七, 八, 九"),
     "kong_bloom": ("杠上花", "Win on a kong replacement: ×2 per kong", "S001 七, S004"),
-    "exposed_bloom": ("明杠杠上花", "After an exposed kong the player whose tile was konged pays three units", "S001 七"),
+    "exposed_bloom": (
+        "明杠杠上花",
+        "After an exposed kong the player whose tile was konged pays three units",
+        "S001 七",
+    ),
     "concealed_bloom_fixed": ("暗杠杠上花", "Concealed-kong bloom: a fixed amount from each", "S004"),
     "haidi": ("海底捞月", "Self-drawn on the last tile: ×2", "S000b (S004: last go-around)"),
     "haidi_add": ("海底捞月", "Self-drawn at the end of the wall", "S004"),

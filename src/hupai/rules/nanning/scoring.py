@@ -192,7 +192,11 @@ def _situation_items(where: Situation) -> list[ScoreItem]:
         return [*bloom, item("exposed_bloom", 3, multiply=True)] if name == "exposed_bloom" else bloom
     if name == "ron":
         return [item("ron", 3, multiply=True, divisor=2)]
-    extra = [item("chain", 2 ** (where.kongs - 1), count=where.kongs - 1, multiply=True)] if where.kongs > 1 else []
+    extra = (
+        [item("chain", 2 ** (where.kongs - 1), count=where.kongs - 1, multiply=True)]
+        if where.kongs > 1
+        else []
+    )
     return [item(name, 3, multiply=True), *extra]
 
 
@@ -215,17 +219,24 @@ def _add_items(value: _HandValue, where: Situation, options: NanningOptions) -> 
         if name == "ron":
             points = options.chicken_ron_points + (1 if menqing and options.menqing_ron != "none" else 0)
             return [item("chicken_ron_menqing" if menqing else "chicken_ron", points)]
-        items.append(item("base_menqing", 4) if menqing or name in ("tianhu", "dihu") else item("base_plain", 3))
+        items.append(
+            item("base_menqing", 4) if menqing or name in ("tianhu", "dihu") else item("base_plain", 3)
+        )
     elif menqing and not value.seven:
         items.append(item("base_menqing", 4, multiply=True, divisor=3))
     if name in DAPAO:
         # S004: "槓上炮：放炮者付9分" for a plain hand, "9+9=18" for 对对胡 — nine on top of the elements.
-        items = [item(name, 9)] + ([entry for entry in items if entry.key not in ("base_plain", "base_menqing")])
+        items = [item(name, 9)] + (
+            [entry for entry in items if entry.key not in ("base_plain", "base_menqing")]
+        )
         if where.kongs > 1:
             items.append(item("chain", 2 ** (where.kongs - 1), count=where.kongs - 1, multiply=True))
         return items
     if name == "haidi":
-        return [item("haidi_add", 6), *(entry for entry in items if entry.key not in ("base_plain", "base_menqing"))]
+        return [
+            item("haidi_add", 6),
+            *(entry for entry in items if entry.key not in ("base_plain", "base_menqing")),
+        ]
     if name in ("tianhu", "dihu"):
         return [*items, item(name, 2, multiply=True)]
     return items + [entry for entry in _situation_items(where) if entry.key != "ron"]
@@ -266,9 +277,13 @@ def score(state: HandState, context: WinContext, options: NanningOptions) -> Win
         if best is None or sheet.share > best.share:
             best = sheet
     if best is None:
-        return WinVerdict(False, reason="鸡胡不可放炮: a plain hand may win on a discard only as a 大炮 (seed 004)")
+        return WinVerdict(
+            False, reason="鸡胡不可放炮: a plain hand may win on a discard only as a 大炮 (seed 004)"
+        )
     if _total(best, where) < options.min_points:
-        return WinVerdict(False, reason=f"起胡 {options.min_points}: this win is worth only {_total(best, where)}")
+        return WinVerdict(
+            False, reason=f"起胡 {options.min_points}: this win is worth only {_total(best, where)}"
+        )
     return WinVerdict(True, sheet=best)
 
 
@@ -284,14 +299,14 @@ HONOUR_COUNT = {27: 1, 28: 2, 29: 3, 30: 4, 33: 5, 32: 6, 31: 7}  # 东南西北
 def seat_of_code(tile: int, dealer: int) -> int:
     """The seat a code tile points at, counted from the dealer: 1/5/9/东/中 the dealer, 2/6/南/发 the next,
     3/7/西/白 the one opposite, 4/8/北 the one before (S000b 摸码, 钓鱼)."""
-    if tile < 27:
-        offset = (tile % 9) % 4
-    else:
-        offset = {27: 0, 28: 1, 29: 2, 30: 3, 33: 0, 32: 1, 31: 2}[tile]
+    honours = {27: 0, 28: 1, 29: 2, 30: 3, 33: 0, 32: 1, 31: 2}
+    offset = (tile % 9) % 4 if tile < 27 else honours[tile]
     return next_seat(dealer, offset)
 
 
-def extra_tiles(state: HandState, where: Situation, kind: WinKind, options: NanningOptions) -> dict[str, list[int]]:
+def extra_tiles(
+    state: HandState, where: Situation, kind: WinKind, options: NanningOptions
+) -> dict[str, list[int]]:
     """The code, horse and fish tiles of this win (empty where the option is off or does not apply)."""
     found: dict[str, list[int]] = {}
     remaining = state.wall[state.front : state.back + 1]
@@ -309,7 +324,9 @@ def extra_tiles(state: HandState, where: Situation, kind: WinKind, options: Nann
 def hits(state: HandState, seat: int, key: str, tiles: Sequence[int]) -> int:
     if key == "fishing" and state.ruleset.options.fishing == "s004_count":
         start = state.previous_winner if state.previous_winner is not None else state.dealer
-        landing = [next_seat(start, (tile % 9 if tile < 27 else HONOUR_COUNT[tile] - 1) % SEATS) for tile in tiles]
+        landing = [
+            next_seat(start, (tile % 9 if tile < 27 else HONOUR_COUNT[tile] - 1) % SEATS) for tile in tiles
+        ]
         return sum(1 for place in landing if place == seat)
     return sum(1 for tile in tiles if seat_of_code(tile, state.dealer) == seat)
 
