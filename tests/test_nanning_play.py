@@ -13,9 +13,10 @@ from hupai.game.engine import new_hand
 from hupai.game.stacking import stack_wall
 from hupai.game.view import view
 from hupai.rules import load_ruleset
+from hupai.rules.base import WinVerdict
 from hupai.tiles import parse_tiles
 
-from .helpers import play, table, transfers
+from .helpers import items, judge, play, table, transfers
 
 DEALER = "11599p1199s12344z"  # a dealer hand far from ready
 N = "nanning"
@@ -173,3 +174,22 @@ def test_every_option_item_and_reason_is_documented() -> None:
     assert [name for name in NanningOptions.__dataclass_fields__ if f"`{name}`" not in doc] == []
     assert [key for key in ITEMS if f"`{key}`" not in doc] == []
     assert [key for key in REASONS if f"`{key}`" not in doc] == []
+
+
+def test_all_honours_counts_as_a_full_flush() -> None:
+    found = items(judge_nanning("111z222z333z444z55z", "5z"))
+    assert found["qingyise"] == 2  # 字一色 is 清一色 in Nanning (S001 四)
+    assert found["pengpenghu"] == 2
+
+
+def test_horses_from_the_back_of_the_wall() -> None:
+    # 买马 with two horses: 9m points at the dealer, 3s at seat 2 (the one opposite): one hit, ×2.
+    hands = {0: DEALER, 2: "123m456m789m11s46p"}
+    state = table(hands, draws="5p", replacements="3s9m", preset=N, maima=2)
+    play(state, "0 d 1p", "1 t", "2 hu")
+    assert transfers(state) == [(1, 2, 8, "win_discard")]
+    assert [entry.key for entry in state.wins[0].sheet.items][-1] == "maima"
+
+
+def judge_nanning(hand: str, winning: str) -> WinVerdict:
+    return judge(hand, winning, how="discard", discarder=0, preset=N)
