@@ -193,3 +193,23 @@ def test_horses_from_the_back_of_the_wall() -> None:
 
 def judge_nanning(hand: str, winning: str) -> WinVerdict:
     return judge(hand, winning, how="discard", discarder=0, preset=N)
+
+
+def test_a_player_with_four_melds_who_deals_in_pays_a_surcharge_with_seed_004() -> None:
+    # 全求炮: seat 2 has four pungs and lets 1s go; seat 1 wins a plain hand. S001: 大炮 (3 × 3 = 9);
+    # S004 (surcharge): an ordinary deal-in (2) plus 9.
+    from .test_nanning_play_support import four_melds_deal_in
+
+    assert four_melds_deal_in({}) == [(2, 1, 9, "dapao")]
+    assert four_melds_deal_in({"quanqiu_pao": "surcharge"}) == [
+        (2, 1, 2, "win_discard"),
+        (2, 1, 9, "quanqiupao_surcharge"),
+    ]
+
+
+def test_codes_after_a_concealed_kong_bloom_come_from_the_kong_end() -> None:
+    from .test_nanning_play_support import concealed_bloom_with_code
+
+    # 2p points at seat 1 (the dealer's 下家: 2/6/南/发): 8 × 2 = 16 from each (S000b 摸码 "牌尾").
+    assert [amount for _, _, amount, _ in concealed_bloom_with_code("2p")] == [16, 16, 16]
+    assert [amount for _, _, amount, _ in concealed_bloom_with_code("3p")] == [8, 8, 8]

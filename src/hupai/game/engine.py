@@ -467,7 +467,8 @@ def _win_refusal(state: HandState, seat: int, tile: int | None, *, claim: bool) 
     if claim and tile is not None:
         if state.ruleset.pass_win_restriction and player.passed_win:
             return (
-                f"seat {seat} passed a win and may not win on a discard until its own next discard (过胡不胡)"
+                f"seat {seat} passed a win and may not win on a discard until its own next "
+                f"{state.ruleset.pass_win_until} (过胡不胡)"
             )
         if not _completes(player.counts, tile):
             return f"诈胡: {tile_name(tile)} does not complete seat {seat}'s hand"

@@ -24,7 +24,6 @@ ITEMS: dict[str, tuple[str, str, str]] = {
     "ron": ("放炮", "On a discard: the discarder pays three units halved", "S001 四-六"),
     "gangshangpao": ("杠上炮", "Discarded right after a kong: 大炮, three units", "S001 八, S004"),
     "quanqiupao": ("全求炮", "Discarded by a player with four melds: 大炮", "S001 十一"),
-    "quanqiupao_surcharge": ("全求炮加付", "Surcharge on a deal-in by a player with four melds", "S004"),
     "haidipao": ("海底炮", "Discarded after the last tile was drawn: 大炮", "S000b, S004"),
     "renhu": ("人胡", "On the dealer's first discard: 门清大炮", "S000b"),
     "robbed_kong": ("抢杠胡", "Robbing an added kong: 大炮", "S001 九, S004"),

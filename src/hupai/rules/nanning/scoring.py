@@ -117,8 +117,8 @@ def situation(state: HandState, context: WinContext, options: NanningOptions) ->
     assert context.discarder is not None
     if kongs:
         return Situation("gangshangpao", kongs=len(kongs))
-    if len(state.seats[context.discarder].melds) == 4:
-        return Situation("quanqiupao")
+    if len(state.seats[context.discarder].melds) == 4 and options.quanqiu_pao == "dapao":
+        return Situation("quanqiupao")  # with "surcharge" it is an ordinary deal-in plus a fixed extra
     if _last_tile(state, context, options):
         return Situation("haidipao")
     if (
@@ -262,7 +262,14 @@ def score(state: HandState, context: WinContext, options: NanningOptions) -> Win
     best: ScoreSheet | None = None
     for reading in readings:
         value = _hand_value(reading, context.counts, melds, ron)
-        if options.chicken_ron == "tsumo_only" and where.name == "ron" and not value.doublings:
+        # Seed 004: a plain hand wins on a discard only as a 大炮 or from a player with four melds.
+        four_melds = context.discarder is not None and len(state.seats[context.discarder].melds) == 4
+        if (
+            options.chicken_ron == "tsumo_only"
+            and where.name == "ron"
+            and not value.doublings
+            and not four_melds
+        ):
             continue
         items = (_add_items if options.combine == "add" else _multiply_items)(value, where, options)
         items += _extra_items(state, context, where, options)
@@ -311,13 +318,16 @@ def extra_tiles(
     found: dict[str, list[int]] = {}
     remaining = state.wall[state.front : state.back + 1]
     if options.moma and kind is WinKind.SELF_DRAWN and where.name != "exposed_bloom":
-        found["moma"] = remaining[: options.moma]  # "摸后面连着的两张牌" (S000b)
+        # "摸后面连着的两张牌": the tiles that follow the winning one — from the kong end after a
+        # concealed-kong bloom (S000b), else from the front.
+        from_back = where.name == "concealed_bloom"
+        found["moma"] = list(reversed(remaining))[: options.moma] if from_back else remaining[: options.moma]
     if options.maima:
         found["maima"] = remaining[-options.maima :] if remaining else []
     if options.fishing == "s004_count" and kind is WinKind.SELF_DRAWN and state.previous_winner is not None:
         found["fishing"] = list(reversed(remaining[-3:]))  # "反方向取最後三張" (S004)
     if options.fishing == "s000_predraw":
-        found["fishing"] = list(state.wall[state.back + 1 :])
+        found["fishing"] = list(state.wall[len(state.wall) - state.ruleset.set_aside_tiles :])
     return found
 
 
