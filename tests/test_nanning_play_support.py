@@ -27,7 +27,7 @@ def concealed_bloom_with_code(code: str) -> list[tuple[int, int, int, str]]:
     """A 门清 暗杠杠上花 by seat 1 with one 摸码 code, which lies next at the kong end of the wall."""
     from make_nanning_records import concealed_bloom
 
-    options = {"moma": 1}
+    options: dict[str, Any] = {"moma": 1}
     script, _ = concealed_bloom("menqing", 1)
     script.replacements.append(parse_tiles(code)[0])
     deal, wall, moves = script.finish("nanning", options)

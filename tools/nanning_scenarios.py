@@ -8,6 +8,7 @@ discards, claims and kongs. Seats that only pass the time draw harmless tiles an
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from hupai.game.engine import DEALER_TILES, HAND_TILES, InvalidDeal
@@ -130,7 +131,7 @@ class Script:
     # --- the record --------------------------------------------------------------------------
 
     def finish(
-        self, preset: str = "nanning", options: dict[str, object] | None = None, *, fish: str = ""
+        self, preset: str = "nanning", options: Mapping[str, object] | None = None, *, fish: str = ""
     ) -> tuple[list[list[int]], list[int], list[str]]:
         """The deal, the wall and the moves. Given tiles keep their places; harmless tiles (honours
         first, never one the winner waits on) fill the rest; the middle of the wall holds what is left."""
