@@ -25,7 +25,9 @@ test: lint
 	$(BIN)/pytest
 
 bench: $(STAMP)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e ".[bench]"
 	$(BIN)/python bench/hand.py
+	$(BIN)/python bench/selfplay.py
 
 # Regenerate the golden hand files (fixed seed; cross-checked against the `mahjong` package).
 golden: $(STAMP)

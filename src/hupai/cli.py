@@ -283,6 +283,109 @@ def replay(
     )
 
 
+def _item_names(ruleset: str) -> dict[str, str]:
+    from hupai.rules.nanjing.items import ITEMS as NANJING_ITEMS
+    from hupai.rules.nanning.items import ITEMS as NANNING_ITEMS
+
+    table = NANJING_ITEMS if ruleset == "nanjing" else NANNING_ITEMS
+    return {key: f"{zh} {en}" for key, (zh, en, _) in table.items()}
+
+
+@app.command()
+def simulate(
+    ruleset: Annotated[str, typer.Option(help="Rule set or preset, e.g. nanjing, nanning-004.")] = "nanjing",
+    hands: Annotated[int, typer.Option(min=1, help="Hands to play.")] = 1000,
+    bots: Annotated[
+        str, typer.Option(help="Four players, comma-separated: random, efficiency, strong, or cmd:<program>.")
+    ] = "strong,efficiency,efficiency,efficiency",
+    seed: Annotated[int, typer.Option(help="The same seed plays the same games.")] = 0,
+    jobs: Annotated[int, typer.Option(min=1, help="Processes to spread the hands over.")] = 1,
+    option: Annotated[
+        list[str] | None, typer.Option(help="name=value, repeatable: change an option.")
+    ] = None,
+    match_hands: Annotated[int, typer.Option(min=1, help="Hands per match (dealer rotation, 比下胡).")] = 8,
+    rotate: Annotated[bool, typer.Option(help="Seat every bot in every seat in turn.")] = True,
+    check: Annotated[bool, typer.Option(help="Check the engine's invariants after every step.")] = True,
+    records: Annotated[Path | None, typer.Option(help="Write each match's record into this folder.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
+) -> None:
+    """Self-play: bots play HANDS hands and the results are counted per bot."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from hupai.bots import BotError, make_bot
+    from hupai.sim import InvariantError, SimConfig
+    from hupai.sim import simulate as run_simulation
+
+    specs = tuple(spec.strip() for spec in bots.split(",") if spec.strip())
+    if len(specs) == 1:
+        specs = specs * 4
+    if len(specs) != 4:
+        _fail(f"--bots names four players (or one for all four), not {len(specs)}")
+    try:
+        card = load_ruleset(ruleset, _parse_options(option or []))
+        for spec in set(specs):
+            if not spec.startswith("cmd:"):
+                make_bot(spec)
+    except (RuleError, BotError) as error:
+        _fail(str(error))
+    config = SimConfig(
+        ruleset=card.preset,
+        options=dict(card.options_dict()),
+        bots=specs,
+        hands=hands,
+        seed=seed,
+        match_hands=match_hands,
+        rotate=rotate,
+        check=check,
+        records=str(records) if records else None,
+    )
+    columns = (
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+    )
+    try:
+        with Progress(*columns, console=errors, transient=True, disable=as_json) as bar:
+            task = bar.add_task(f"{card.zh} self-play", total=hands)
+            result = run_simulation(config, progress=lambda done: bar.advance(task, done), jobs=jobs)
+    except InvariantError as error:
+        _fail(f"invariant broken: {error}")
+    if as_json:
+        print(
+            json.dumps(
+                {"ruleset": card.preset, "seed": seed, "bots": list(specs), **result.as_dict()},
+                ensure_ascii=False,
+                indent=2,
+            )
+        )
+        return
+    table = Table(title=f"{card.zh} {card.en}: {result.hands} hands, seed {seed}", title_justify="left")
+    for column in ("bot", "hands", "win 胡", "self-drawn 自摸", "deal-in 放炮", "score/hand 每局得分 (95%)"):
+        table.add_column(column, justify="left" if column == "bot" else "right")
+    for label, stats in result.bots.items():
+        bot = make_bot(label) if not label.startswith("cmd:") else None
+        name = f"{bot.zh} {bot.en}" if bot is not None else label
+        table.add_row(
+            name,
+            str(stats.hands),
+            f"{stats.rate(stats.wins):.1%}",
+            f"{stats.rate(stats.self_drawn):.1%}",
+            f"{stats.rate(stats.deal_ins):.1%}",
+            f"{stats.mean:+.2f} ± {stats.interval:.2f}",
+        )
+    console.print(table)
+    console.print(f"荒庄 draws: {result.draws} ({result.draws / result.hands:.1%})")
+    names = _item_names(card.name)
+    items = Table(title="scoring items: wins that had each", title_justify="left")
+    items.add_column("item")
+    items.add_column("wins", justify="right")
+    wins = sum(stats.wins for stats in result.bots.values()) or 1
+    for key, count in result.items.most_common():
+        items.add_row(names.get(key, key), f"{count} ({count / wins:.0%})")
+    console.print(items)
+
+
 @app.callback(invoke_without_command=True)
 def _root(
     version: Annotated[bool, typer.Option("--version", help="Print the version and exit.")] = False,

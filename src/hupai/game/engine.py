@@ -56,6 +56,8 @@ __all__ = ["IllegalAction", "InvalidDeal", "legal_actions", "new_hand", "step", 
 
 DEALER_TILES = 14
 HAND_TILES = 13
+# Actions are immutable values: the common ones are made once and shared.
+_DISCARDS = tuple(tuple(Discard(seat=seat, tile=kind) for kind in range(NUM_KINDS)) for seat in range(SEATS))
 
 
 class IllegalAction(ValueError):
@@ -265,7 +267,9 @@ def _turn_actions(state: HandState, seat: int) -> list[Action]:
     if player.ready and player.drawn is not None:
         actions.append(Discard(seat=seat, tile=player.drawn))
     else:
-        actions.extend(Discard(seat=seat, tile=kind) for kind in range(NUM_KINDS) if player.counts[kind])
+        counts = player.counts
+        discards = _DISCARDS[seat]
+        actions.extend(discards[kind] for kind in range(NUM_KINDS) if counts[kind])
     if state.live_tiles > 0:
         kongs = [kind for kind in range(NUM_KINDS) if player.counts[kind] == 4]
         kongs += [
@@ -400,9 +404,24 @@ def _completes(counts: list[int], tile: int) -> bool:
 
 def verify(state: HandState, action: Action) -> None:
     """Raise :class:`IllegalAction` unless ``action`` is legal now."""
-    if action in legal_actions(state, action.seat):
+    if _plainly_legal(state, action) or action in legal_actions(state, action.seat):
         return
     raise IllegalAction(_refusal(state, action))
+
+
+def _plainly_legal(state: HandState, action: Action) -> bool:
+    """The common cases, checked without listing every legal action: a decision on an open window,
+    and an ordinary discard on one's turn."""
+    window = state.window
+    if window is not None and state.phase is not Phase.TURN:
+        options = window.options.get(action.seat)
+        return options is not None and action.seat not in window.decisions and action in options
+    if isinstance(action, Discard) and state.phase is Phase.TURN and action.seat == state.turn:
+        player = state.seats[action.seat]
+        if not 0 <= action.tile < NUM_KINDS or not player.counts[action.tile]:
+            return False
+        return not player.ready or action.tile == player.drawn
+    return False
 
 
 def _refusal(state: HandState, action: Action) -> str:

@@ -237,7 +237,7 @@ class ReplayResult:
         ]
         return {
             "ruleset": self.match.ruleset.preset,
-            "options": self.match.ruleset.options_dict(),
+            "options": dict(self.match.ruleset.options_dict()),
             "seats": list(self.match.seats),
             "hands": [result.as_dict() for result in self.results],
             "escapes": escapes,

@@ -7,7 +7,8 @@ given for a finished hand (replays).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from hupai.game.actions import Action, action_to_dict
@@ -54,6 +55,7 @@ class SeatView:
     deltas: tuple[int, ...]
     outcome: str
     hands: tuple[tuple[int, ...], ...] | None = None  # every hand: full views of finished hands only
+    options: Mapping[str, Any] = field(default_factory=dict)  # the rule card, public to everyone
 
     def as_dict(self) -> dict[str, Any]:
         def tiles(values: tuple[int, ...] | None) -> str | None:
@@ -93,6 +95,7 @@ class SeatView:
             "deltas": list(self.deltas),
             "outcome": self.outcome,
             "hands": None if self.hands is None else [format_tiles(hand) for hand in self.hands],
+            "options": dict(self.options),
         }
 
 
@@ -151,6 +154,7 @@ def view(state: HandState, seat: int | None) -> SeatView:
         deltas=tuple(state.deltas()),
         outcome=state.outcome,
         hands=tuple(_sorted_tiles(player.counts) for player in state.seats) if ended else None,
+        options=state.ruleset.options_dict(),
     )
 
 
@@ -176,6 +180,7 @@ def full_view(state: HandState) -> SeatView:
         deltas=base.deltas,
         outcome=base.outcome,
         hands=base.hands,
+        options=base.options,
     )
 
 

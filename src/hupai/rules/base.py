@@ -10,6 +10,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
@@ -215,8 +216,13 @@ class RuleSet(ABC):
 
     # --- options ----------------------------------------------------------------------------
 
-    def options_dict(self) -> dict[str, Any]:
-        return options_to_dict(self.options)
+    def options_dict(self) -> Mapping[str, Any]:
+        """The options as plain data (read-only; computed once)."""
+        cached: Mapping[str, Any] | None = getattr(self, "_options_dict", None)
+        if cached is None:
+            cached = MappingProxyType(options_to_dict(self.options))
+            self._options_dict = cached
+        return cached
 
 
 def options_to_dict(options: Any) -> dict[str, Any]:

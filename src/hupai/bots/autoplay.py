@@ -1,0 +1,51 @@
+"""Playing a seat for its player: 报听 auto-play and 托管 (the server uses these).
+
+* After 报听 (S000a's "听" button) the hand is locked: take every win, otherwise discard the tile just
+  drawn, and let every claim go.
+* 托管: a seat whose player timed out or left is played safely until the player acts again: win when
+  it may, otherwise pass any claim and discard the tile just drawn (or, with no drawn tile, the last
+  tile in hand).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from hupai.game.actions import Action, DeclareReady, Discard, Pass, Win
+from hupai.game.view import SeatView
+
+
+def trustee_action(view: SeatView, legal: Sequence[Action]) -> Action:
+    """托管: win when legal, otherwise pass claims and discard the drawn tile."""
+    for action in legal:
+        if isinstance(action, Win):
+            return action
+    for action in legal:
+        if isinstance(action, Pass):
+            return action
+    discards = [action for action in legal if isinstance(action, Discard)]
+    if discards:
+        drawn = next((action for action in discards if action.tile == view.drawn), None)
+        return drawn if drawn is not None else discards[-1]
+    return legal[0]
+
+
+def ready_action(view: SeatView, legal: Sequence[Action]) -> Action:
+    """After 报听: the same as 托管 — the locked hand only draws, discards and wins."""
+    return trustee_action(view, legal)
+
+
+class TrusteeBot:
+    """托管 as a player, for seats nobody is playing."""
+
+    name = "trustee"
+    zh = "托管"
+    en = "Auto-play"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+
+    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        if any(isinstance(action, DeclareReady) for action in legal):
+            return next(action for action in legal if isinstance(action, Pass))
+        return trustee_action(view, legal)

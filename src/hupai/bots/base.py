@@ -1,0 +1,45 @@
+"""What a computer player is: it sees exactly one seat's view and that seat's legal actions."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from hupai.game.actions import Action
+from hupai.game.view import SeatView
+from hupai.tiles import NUM_KINDS
+
+COPIES = 4
+
+
+class Bot(Protocol):
+    """A player: ``choose`` returns one of ``legal`` (never anything else)."""
+
+    name: str
+    zh: str
+    en: str
+
+    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action: ...
+
+
+def counts_of(tiles: Sequence[int]) -> list[int]:
+    counts = [0] * NUM_KINDS
+    for tile in tiles:
+        counts[tile] += 1
+    return counts
+
+
+def unseen_from(view: SeatView) -> list[int]:
+    """Copies of each kind this seat has not seen: four minus its own hand, every discard still on the
+    table, and every meld shown (concealed kongs shown face down count as unknown)."""
+    unseen = [COPIES] * NUM_KINDS
+    for tile in view.hand or ():
+        unseen[tile] -= 1
+    for public in view.seats:
+        for tile, claimed in zip(public.discards, public.claimed, strict=True):
+            if not claimed:
+                unseen[tile] -= 1
+        for meld in public.melds:
+            if meld.tile is not None:
+                unseen[meld.tile] -= 4 if "kong" in meld.kind else 3
+    return [max(count, 0) for count in unseen]

@@ -1,0 +1,311 @@
+"""高手 (strong): tile efficiency weighed by what the hand is worth under the rules, and by danger.
+
+For each discard it weighs *offence* — tiles to go, tiles that help, and the hand's prospects under
+the active rules (Nanjing: a small hand needs 门清 or four hard flowers, so an open small hand is
+dead; 七对, flushes and all-pungs pay; Nanning: 门清 keeps base 4, all-pungs and flushes double) —
+against *danger*: how likely the tile completes an opponent's hand (ready opponents, many melds, late
+in the wall; tiles an opponent let go or that are nearly all visible are safer) and what feeding it
+would cost (Nanjing 快照/三清 and Nanning 封胡 make the feeder pay the whole win). It claims a pung or
+kong only when that keeps the hand alive and brings it closer, or is worth it by itself.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+from typing import ClassVar
+
+from hupai.bots.base import counts_of, unseen_from
+from hupai.bots.simple import after_discard, first_of
+from hupai.game.actions import Action, DeclareReady, Discard, Kong, Pass, Pong, Win
+from hupai.game.view import PublicSeat, SeatView
+from hupai.hand import shanten, waits
+from hupai.hand.efficiency import accepting_tiles
+
+SEATS = 4
+DRAGONS_AND_FLOWERS = range(31, 42)
+
+
+def suit_of(kind: int) -> int:
+    return kind // 9 if kind < 27 else 3
+
+
+class StrongBot:
+    """高手: see the module docstring."""
+
+    name = "strong"
+    zh = "高手"
+    en = "Strong"
+
+    # Weights, tuned by self-play against ``efficiency`` (hupai simulate): shanten dominates (a
+    # step nearer roughly doubles the chance to win); helping tiles break ties, two steps ahead when
+    # one away; the rules' prizes and danger shift the choice where they matter.
+    shanten_weight = 100.0
+    accept_weight = 1.0
+    lookahead = True
+    value_weight: ClassVar[Mapping[str, float]] = MappingProxyType({"nanjing": 1.0, "nanning": 0.0})
+    defence = (5.0, 10.0, 20.0)  # weight of danger when ready, one away, further
+    # Nanjing: an open small hand needs four hard flowers, so pung only with them or a big-hand route;
+    # Nanning: an open hand still wins, and speed pays more than 门清's premium.
+    pong_policy: ClassVar[Mapping[str, str]] = MappingProxyType({"nanjing": "rules", "nanning": "speed"})
+    pass_cheap_ron = False
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    # --- the decision ---------------------------------------------------------------------
+
+    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        win = first_of(legal, Win)
+        if win is not None and not (self.pass_cheap_ron and self._sell(view, legal)):
+            return win
+        ready = first_of(legal, DeclareReady)
+        if ready is not None:
+            return ready
+        counts = counts_of(view.hand or ())
+        discards = [action for action in legal if isinstance(action, Discard)]
+        if discards:
+            kong = self._own_kong(view, counts, legal)
+            return kong if kong is not None else self._discard(view, counts, discards)
+        if view.open_tile is not None:
+            claim = self._claim(view, counts, legal, view.open_tile)
+            if claim is not None:
+                return claim
+        passing = first_of(legal, Pass)
+        return passing if passing is not None else legal[0]
+
+    def _sell(self, view: SeatView, legal: Sequence[Action]) -> bool:
+        """Nanning 卖胡: let a plain open hand's 2-point win on a discard go while many tiles remain and
+        many tiles would win self-drawn (worth 3 from each)."""
+        tile = view.open_tile
+        if view.ruleset != "nanning" or tile is None or first_of(legal, Pass) is None or view.live_tiles < 30:
+            return False
+        me = self._me(view)
+        if not any(meld.kind != "concealed_kong" for meld in me.melds):
+            return False  # 门清: a win on a discard pays 4
+        counts = counts_of(view.hand or ())
+        if sum(1 for kind in range(34) if counts[kind] + (kind == tile)) and self._big_prospect(view, counts):
+            return False
+        unseen = unseen_from(view)
+        outs = sum(unseen[kind] for kind in waits(counts))
+        return outs >= 6
+
+    # --- what the rules make of a hand ---------------------------------------------------------
+
+    def _me(self, view: SeatView) -> PublicSeat:
+        assert view.seat is not None
+        return view.seats[view.seat]
+
+    def _open_is_dead(self, view: SeatView, counts: list[int], extra_melds: int = 0) -> bool:
+        """Nanjing: an open hand that is small (no big-hand prospect) and has fewer than the required
+        hard flowers can never win."""
+        if view.ruleset != "nanjing":
+            return False
+        me = self._me(view)
+        flowers = len(me.flowers)
+        if flowers >= int(view.options.get("small_hand_hard_flowers", 4)):
+            return False
+        return not self._big_prospect(view, counts, extra_melds)
+
+    def _big_prospect(self, view: SeatView, counts: list[int], extra_melds: int = 0) -> bool:
+        """A realistic route to a big hand: all pungs, or one suit (with or without winds)."""
+        me = self._me(view)
+        meld_tiles = [meld.tile for meld in me.melds if meld.tile is not None]
+        pairs = sum(1 for count in counts if count >= 2)
+        sets = len(me.melds) + extra_melds
+        if sets + pairs >= 5 and all(True for _ in meld_tiles):
+            return True
+        by_suit = [0, 0, 0, 0]
+        for kind, count in enumerate(counts):
+            by_suit[suit_of(kind)] += count
+        for tile in meld_tiles:
+            by_suit[suit_of(tile)] += 3
+        main = max(range(3), key=lambda suit: by_suit[suit])
+        other = sum(by_suit[suit] for suit in range(3) if suit != main)
+        return other <= 1 and by_suit[main] >= 8
+
+    def _value_bonus(self, view: SeatView, counts: list[int]) -> float:
+        """How promising the hand is beyond its speed, in units of helping tiles: a flush, pairs for
+        seven pairs, pairs and pungs for all pungs — what each rule set pays extra for."""
+        me = self._me(view)
+        by_suit = [0, 0, 0, 0]
+        for kind, count in enumerate(counts):
+            by_suit[suit_of(kind)] += count
+        for meld in me.melds:
+            if meld.tile is not None:
+                by_suit[suit_of(meld.tile)] += 3
+        total = sum(by_suit) or 1
+        main = max(by_suit[:3])
+        # Nanjing pays 混一色 (one suit with winds) as well as 清一色; Nanning only one suit (or honours).
+        honours_help = view.ruleset == "nanjing"
+        share = (main + (by_suit[3] if honours_help else 0)) / total
+        bonus = 40.0 * max(0.0, share - 0.6) / 0.4
+        pairs = sum(1 for count in counts if count >= 2)
+        if not me.melds and pairs >= 4:
+            bonus += 8.0 * (pairs - 3)  # 七对 / 七小对
+        triples = sum(1 for count in counts if count >= 3) + sum(
+            1 for meld in me.melds if meld.tile is not None
+        )
+        if triples + pairs >= 5 and triples >= 2:
+            bonus += 6.0 * triples  # 对对胡 / 碰碰胡
+        return bonus
+
+    # --- danger ------------------------------------------------------------------------------
+
+    def _threat(self, view: SeatView, other: int) -> float:
+        """How likely ``other`` is ready now."""
+        public = view.seats[other]
+        if public.ready:
+            return 1.0
+        melds = len(public.melds)
+        turns = len(public.discards)
+        base = 0.04 + 0.035 * turns + 0.18 * melds
+        if melds >= 3:
+            base += 0.25
+        return min(base, 0.95)
+
+    def _danger(self, view: SeatView, tile: int, unseen: Sequence[int]) -> float:
+        """The expected cost of letting ``tile`` go, in units of one ordinary win."""
+        assert view.seat is not None
+        total = 0.0
+        for other in range(SEATS):
+            if other == view.seat:
+                continue
+            public = view.seats[other]
+            if tile in public.discards:
+                continue  # a tile the opponent let go itself is much less likely its wait
+            threat = self._threat(view, other)
+            chance = self._wait_chance(tile, unseen)
+            cost = 1.0 + self._liability(view, other, tile, unseen)
+            total += threat * chance * cost
+        return total
+
+    @staticmethod
+    def _wait_chance(tile: int, unseen: Sequence[int]) -> float:
+        if unseen[tile] == 0:
+            return 0.05  # only a single wait on the last copy is left
+        if tile >= 27:
+            return 0.10 + 0.06 * unseen[tile]
+        rank = tile % 9
+        middle = 0.30 if 2 <= rank <= 6 else 0.22 if rank in (1, 7) else 0.15
+        return middle * (0.5 + 0.2 * unseen[tile])
+
+    def _liability(self, view: SeatView, other: int, tile: int, unseen: Sequence[int]) -> float:
+        """Extra cost of feeding ``other`` this tile (Nanjing 快照/三清, Nanning 封胡: the feeder pays)."""
+        assert view.seat is not None
+        public = view.seats[other]
+        fed = sum(1 for meld in public.melds if meld.feeder == view.seat)
+        if unseen[tile] < 2:
+            return 0.0
+        if view.ruleset == "nanning" and fed >= 2:
+            return 6.0  # a third pung from us seals us (封胡): we cannot win and pay double
+        if view.ruleset == "nanjing":
+            if fed >= 2 or (fed >= 1 and sum(1 for m in public.melds if "concealed" in m.kind) >= 1):
+                return 6.0  # 快照: their fourth mouth wins at once, paid by us
+            suits = {suit_of(m.tile) for m in public.melds if m.tile is not None}
+            if len(public.melds) >= 3 and len(suits) == 1 and suit_of(tile) in suits:
+                return 8.0  # 三清: a fourth pung of that suit wins at once, three shares from us
+        return 0.0
+
+    # --- discards ------------------------------------------------------------------------------
+
+    def _discard(self, view: SeatView, counts: list[int], discards: Sequence[Discard]) -> Discard:
+        unseen = unseen_from(view)
+        now = shanten(counts)
+        scored: list[tuple[float, int, Discard]] = []
+        open_dead = self._me(view).melds and self._open_is_dead(view, counts)
+        for action in discards:
+            counts[action.tile] -= 1
+            after = shanten(counts)
+            accepted = self._acceptance(counts, after, unseen)
+            value_weight = self.value_weight.get(view.ruleset, 1.0)
+            bonus = value_weight * self._value_bonus(view, counts) if value_weight else 0.0
+            counts[action.tile] += 1
+            offence = -self.shanten_weight * after + self.accept_weight * accepted + bonus
+            if open_dead:
+                offence *= 0.3  # a hand that cannot win is worth little: play safe
+            danger = self._danger(view, action.tile, unseen)
+            weight = self._defence_weight(view, now)
+            scored.append((offence - weight * danger, -action.tile, action))
+        return max(scored)[2]
+
+    def _acceptance(self, counts: list[int], after: int, unseen: Sequence[int]) -> float:
+        """Tiles that help; one away from ready, weighted by how good the ready hand each one leads to
+        is (the tiles it would then wait on) — two steps ahead, which prefers good shapes."""
+        if after < 0:
+            return 0.0
+        accepting = accepting_tiles(counts, unseen=unseen)
+        simple = float(sum(copies for _, copies in accepting))
+        if after != 1 or not self.lookahead:
+            return simple
+        total = 0.0
+        for kind, copies in accepting:
+            counts[kind] += 1
+            best = 0
+            for out in range(34):
+                if counts[out]:
+                    counts[out] -= 1
+                    if shanten(counts) == 0:
+                        outs = sum(unseen[wait] - (wait == kind) for wait in waits(counts))
+                        best = max(best, outs)
+                    counts[out] += 1
+            counts[kind] -= 1
+            total += copies * best
+        return total / 6.0
+
+    def _defence_weight(self, view: SeatView, now: int) -> float:
+        late = 1.0 + max(0, 40 - view.live_tiles) / 20
+        ready, one_away, further = self.defence
+        if now <= 0:
+            return ready * late
+        if now == 1:
+            return one_away * late
+        return further * late
+
+    # --- kongs and claims ------------------------------------------------------------------------
+
+    def _own_kong(self, view: SeatView, counts: list[int], legal: Sequence[Action]) -> Action | None:
+        now = shanten(counts)
+        for action in legal:
+            if isinstance(action, Kong) and action.tile is not None:
+                used = 4 if counts[action.tile] == 4 else 1
+                counts[action.tile] -= used
+                after = shanten(counts)
+                counts[action.tile] += used
+                if after <= now:
+                    return action
+        return None
+
+    def _claim(self, view: SeatView, counts: list[int], legal: Sequence[Action], tile: int) -> Action | None:
+        now = shanten(counts)
+        kong = first_of(legal, Kong)
+        if kong is not None:
+            counts[tile] -= 3
+            after = shanten(counts)
+            counts[tile] += 3
+            keeps_menqing = view.ruleset == "nanjing"  # a kong on a discard keeps 门清 in Nanjing only
+            if after <= now and (keeps_menqing or not self._menqing_matters(view, counts)):
+                return kong
+        pong = first_of(legal, Pong)
+        if pong is None:
+            return None
+        counts[tile] -= 2
+        best = min(after_discard(counts, kind) for kind in range(34) if counts[kind])
+        prospect = self._big_prospect(view, counts, extra_melds=1)
+        counts[tile] += 2
+        if best >= now:
+            return None
+        if self.pong_policy.get(view.ruleset, "speed") == "speed":
+            return pong
+        if view.ruleset == "nanjing":
+            me = self._me(view)
+            flowers = len(me.flowers) >= int(view.options.get("small_hand_hard_flowers", 4))
+            return pong if flowers or prospect else None
+        if view.ruleset == "nanning":
+            # Opening costs 门清 (base 4 → 3); worth it for an all-pungs or flush route, or when far behind.
+            return pong if prospect or now >= 2 or not self._menqing_matters(view, counts) else None
+        return pong
+
+    def _menqing_matters(self, view: SeatView, counts: list[int]) -> bool:
+        return not self._me(view).melds

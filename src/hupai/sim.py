@@ -1,0 +1,276 @@
+"""Self-play: bots play matches on the engine, every step checked, and the results counted.
+
+Pure Python (no third-party package); ``hupai simulate`` adds the progress bar, processes and tables.
+
+>>> result = simulate(SimConfig(ruleset="nanjing", bots=("random",) * 4, hands=8, seed=1))
+>>> result.hands, sum(stats.hands for stats in result.bots.values())
+(8, 32)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hupai.bots import Bot, make_bot, trustee_action
+from hupai.game.engine import legal_actions, step
+from hupai.game.match import Match
+from hupai.game.model import SEATS, HandState, Phase
+from hupai.game.record import record_from_match, write_record
+from hupai.game.view import view
+from hupai.rules import load_ruleset
+
+__all__ = [
+    "BotStats",
+    "InvariantError",
+    "SimConfig",
+    "SimResult",
+    "play_hand",
+    "simulate",
+    "simulate_matches",
+]
+
+
+class InvariantError(AssertionError):
+    """An engine invariant broke during self-play (tiles not conserved, money not adding up, …)."""
+
+
+@dataclass(frozen=True)
+class SimConfig:
+    ruleset: str = "nanjing"
+    options: Mapping[str, Any] = field(default_factory=dict)
+    bots: tuple[str, ...] = ("strong", "efficiency", "efficiency", "efficiency")
+    hands: int = 100
+    seed: int = 0
+    match_hands: int = 8  # hands per match (dealer rotation, 比下胡 carry over within a match)
+    rotate: bool = True  # seat every bot in every seat in turn, so that seats do not bias the result
+    check: bool = True  # check the invariants after every step
+    records: str | None = None  # a folder to write each match's record into
+
+    @property
+    def matches(self) -> int:
+        return math.ceil(self.hands / self.match_hands)
+
+
+@dataclass
+class BotStats:
+    """What one bot (by its name in the line-up) did, over all the hands it played."""
+
+    hands: int = 0
+    wins: int = 0
+    self_drawn: int = 0
+    deal_ins: int = 0
+    total: int = 0
+    squares: int = 0
+    errors: int = 0  # illegal answers (an external bot): the seat was auto-played instead
+
+    def add(self, other: BotStats) -> None:
+        for name in ("hands", "wins", "self_drawn", "deal_ins", "total", "squares", "errors"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.hands if self.hands else 0.0
+
+    @property
+    def interval(self) -> float:
+        """Half the width of the 95% confidence interval of the mean score per hand."""
+        if self.hands < 2:
+            return math.inf
+        variance = (self.squares - self.total * self.total / self.hands) / (self.hands - 1)
+        return 1.96 * math.sqrt(max(variance, 0.0) / self.hands)
+
+    def rate(self, count: int) -> float:
+        return count / self.hands if self.hands else 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "hands": self.hands,
+            "win_rate": self.rate(self.wins),
+            "self_drawn_rate": self.rate(self.self_drawn),
+            "deal_in_rate": self.rate(self.deal_ins),
+            "mean": self.mean,
+            "ci95": self.interval,
+            "errors": self.errors,
+        }
+
+
+@dataclass
+class SimResult:
+    hands: int = 0
+    draws: int = 0
+    steps: int = 0
+    bots: dict[str, BotStats] = field(default_factory=dict)
+    items: Counter[str] = field(default_factory=Counter)  # wins containing each scoring item
+
+    def add(self, other: SimResult) -> None:
+        self.hands += other.hands
+        self.draws += other.draws
+        self.steps += other.steps
+        self.items.update(other.items)
+        for name, stats in other.bots.items():
+            self.bots.setdefault(name, BotStats()).add(stats)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "hands": self.hands,
+            "draws": self.draws,
+            "draw_rate": self.draws / self.hands if self.hands else 0.0,
+            "bots": {name: stats.as_dict() for name, stats in self.bots.items()},
+            "items": dict(self.items.most_common()),
+        }
+
+
+def _seed(*parts: object) -> int:
+    return int.from_bytes(hashlib.sha256(":".join(map(str, parts)).encode()).digest()[:8], "big")
+
+
+def lineup(config: SimConfig) -> list[str]:
+    """Unique labels for the line-up: repeated levels share one label (their results are pooled)."""
+    return list(config.bots)
+
+
+def acting_seat(state: HandState) -> int:
+    if state.phase is Phase.TURN:
+        return state.turn
+    window = state.window
+    assert window is not None
+    return next(seat for seat in sorted(window.options) if seat not in window.decisions)
+
+
+def play_hand(state: HandState, players: Sequence[Bot], *, check: bool = True) -> tuple[int, list[int]]:
+    """Play a dealt hand to its end; returns the steps taken and, per seat, illegal answers replaced."""
+    full_set = Counter(state.ruleset.tile_set()) if check else None
+    errors = [0] * SEATS
+    steps = 0
+    while state.phase is not Phase.ENDED:
+        seat = acting_seat(state)
+        legal = legal_actions(state, seat)
+        seen = view(state, seat)
+        action = players[seat].choose(seen, legal)
+        if action not in legal:
+            errors[seat] += 1
+            action = trustee_action(seen, legal)
+        step(state, action)
+        steps += 1
+        if full_set is not None:
+            _check(state, full_set)
+    return steps, errors
+
+
+def _check(state: HandState, full_set: Counter[int]) -> None:
+    found: Counter[int] = Counter()
+    for player in state.seats:
+        found.update({kind: count for kind, count in enumerate(player.counts) if count})
+        for meld in player.melds:
+            found[meld.tile] += 4 if meld.kind.is_kong else 3
+        found.update(player.flowers)
+        found.update(
+            t for t, claimed in zip(player.discards, player.discard_claimed, strict=True) if not claimed
+        )
+    found.update(state.wall[state.front : state.back + 1])
+    found.update(
+        state.wall[len(state.wall) - state.ruleset.set_aside_tiles :] if state.ruleset.set_aside_tiles else ()
+    )
+    if found != full_set:
+        raise InvariantError(f"tiles not conserved after {len(state.actions)} actions")
+    if sum(state.deltas()) != 0:
+        raise InvariantError("payments do not add up to zero")
+
+
+def simulate_matches(config: SimConfig, matches: Iterable[int]) -> SimResult:
+    """Play the given match numbers of ``config`` (so that work can be split between processes)."""
+    ruleset = load_ruleset(config.ruleset, config.options)
+    labels = lineup(config)
+    result = SimResult(bots={label: BotStats() for label in labels})
+    for number in matches:
+        shift = number % SEATS if config.rotate else 0
+        seat_labels = [labels[(seat + shift) % SEATS] for seat in range(SEATS)]
+        players = [
+            make_bot(label, _seed(config.seed, number, seat)) for seat, label in enumerate(seat_labels)
+        ]
+        match = Match(ruleset, seed=_seed(config.seed, "match", number), seats=tuple(seat_labels))
+        states = []
+        first = number * config.match_hands
+        for _ in range(max(0, min(config.match_hands, config.hands - first))):
+            state = match.start_hand()
+            steps, errors = play_hand(state, players, check=config.check)
+            states.append(state)
+            hand = match.finish_hand(state)
+            _count(result, state=state, deltas=hand.deltas, labels=seat_labels, steps=steps, errors=errors)
+        if config.records and states:
+            folder = Path(config.records)
+            folder.mkdir(parents=True, exist_ok=True)
+            import json
+
+            record = write_record(record_from_match(match, states))
+            (folder / f"match-{number:05d}.json").write_text(
+                json.dumps(record, ensure_ascii=False), encoding="utf-8"
+            )
+        for player in players:
+            close = getattr(player, "close", None)
+            if callable(close):
+                close()
+    return result
+
+
+def _count(
+    result: SimResult,
+    *,
+    state: HandState,
+    deltas: Sequence[int],
+    labels: Sequence[str],
+    steps: int,
+    errors: Sequence[int],
+) -> None:
+    result.hands += 1
+    result.steps += steps
+    result.draws += state.outcome == "draw"
+    winners = {win.context.seat for win in state.wins}
+    dealt_in = {win.context.discarder for win in state.wins if win.context.discarder is not None}
+    for win in state.wins:
+        result.items.update({item.key for item in win.sheet.items})
+    for seat, label in enumerate(labels):
+        stats = result.bots[label]
+        stats.hands += 1
+        stats.wins += seat in winners
+        stats.self_drawn += any(w.context.seat == seat and w.context.discarder is None for w in state.wins)
+        stats.deal_ins += seat in dealt_in
+        stats.total += deltas[seat]
+        stats.squares += deltas[seat] * deltas[seat]
+        stats.errors += errors[seat]
+
+
+def simulate(config: SimConfig, *, progress: Callable[[int], None] | None = None, jobs: int = 1) -> SimResult:
+    """Play ``config.hands`` hands (in matches of ``config.match_hands``) and count the results.
+
+    ``progress`` is called with the number of hands finished after each match; ``jobs`` > 1 spreads
+    the matches over that many processes (the result does not depend on it).
+    """
+    numbers = list(range(config.matches))
+    total = SimResult(bots={label: BotStats() for label in lineup(config)})
+    if jobs <= 1:
+        for number in numbers:
+            part = simulate_matches(config, [number])
+            total.add(part)
+            if progress is not None:
+                progress(part.hands)
+        return total
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        for part in pool.map(_one_match, [(config, number) for number in numbers], chunksize=1):
+            total.add(part)
+            if progress is not None:
+                progress(part.hands)
+    return total
+
+
+def _one_match(job: tuple[SimConfig, int]) -> SimResult:
+    config, number = job
+    return simulate_matches(config, [number])
