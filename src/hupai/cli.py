@@ -361,11 +361,12 @@ def simulate(
         )
         return
     table = Table(title=f"{card.zh} {card.en}: {result.hands} hands, seed {seed}", title_justify="left")
-    for column in ("bot", "hands", "win 胡", "self-drawn 自摸", "deal-in 放炮", "score/hand 每局得分 (95%)"):
-        table.add_column(column, justify="left" if column == "bot" else "right")
+    table.add_column("bot 玩家")
+    for column in ("hands", "胡 win", "自摸", "放炮", "score/hand ±95%"):
+        table.add_column(column, justify="right", no_wrap=True)
     for label, stats in result.bots.items():
         bot = make_bot(label) if not label.startswith("cmd:") else None
-        name = f"{bot.zh} {bot.en}" if bot is not None else label
+        name = f"{bot.zh} {bot.en}" if bot is not None else label.removeprefix("cmd:")
         table.add_row(
             name,
             str(stats.hands),
@@ -376,6 +377,9 @@ def simulate(
         )
     console.print(table)
     console.print(f"荒庄 draws: {result.draws} ({result.draws / result.hands:.1%})")
+    for label, stats in result.bots.items():
+        if stats.errors:
+            console.print(f"{label}: {stats.errors} illegal or missing answers were played by 托管 instead")
     names = _item_names(card.name)
     items = Table(title="scoring items: wins that had each", title_justify="left")
     items.add_column("item")

@@ -45,11 +45,13 @@ class StrongBot:
     accept_weight = 1.0
     lookahead = True
     value_weight: ClassVar[Mapping[str, float]] = MappingProxyType({"nanjing": 1.0, "nanning": 0.0})
-    defence = (5.0, 10.0, 20.0)  # weight of danger when ready, one away, further
+    defence: ClassVar[Mapping[str, tuple[float, float, float]]] = MappingProxyType(
+        {"nanjing": (5.0, 10.0, 20.0), "nanning": (5.0, 10.0, 20.0)}
+    )  # weight of danger when ready, one away, further
     # Nanjing: an open small hand needs four hard flowers, so pung only with them or a big-hand route;
     # Nanning: an open hand still wins, and speed pays more than 门清's premium.
     pong_policy: ClassVar[Mapping[str, str]] = MappingProxyType({"nanjing": "rules", "nanning": "speed"})
-    pass_cheap_ron = False
+    seal = True  # Nanning: take a third pung from the same player, which seals it (封胡)
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
@@ -58,7 +60,7 @@ class StrongBot:
 
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
         win = first_of(legal, Win)
-        if win is not None and not (self.pass_cheap_ron and self._sell(view, legal)):
+        if win is not None:
             return win
         ready = first_of(legal, DeclareReady)
         if ready is not None:
@@ -74,22 +76,6 @@ class StrongBot:
                 return claim
         passing = first_of(legal, Pass)
         return passing if passing is not None else legal[0]
-
-    def _sell(self, view: SeatView, legal: Sequence[Action]) -> bool:
-        """Nanning 卖胡: let a plain open hand's 2-point win on a discard go while many tiles remain and
-        many tiles would win self-drawn (worth 3 from each)."""
-        tile = view.open_tile
-        if view.ruleset != "nanning" or tile is None or first_of(legal, Pass) is None or view.live_tiles < 30:
-            return False
-        me = self._me(view)
-        if not any(meld.kind != "concealed_kong" for meld in me.melds):
-            return False  # 门清: a win on a discard pays 4
-        counts = counts_of(view.hand or ())
-        if sum(1 for kind in range(34) if counts[kind] + (kind == tile)) and self._big_prospect(view, counts):
-            return False
-        unseen = unseen_from(view)
-        outs = sum(unseen[kind] for kind in waits(counts))
-        return outs >= 6
 
     # --- what the rules make of a hand ---------------------------------------------------------
 
@@ -256,7 +242,7 @@ class StrongBot:
 
     def _defence_weight(self, view: SeatView, now: int) -> float:
         late = 1.0 + max(0, 40 - view.live_tiles) / 20
-        ready, one_away, further = self.defence
+        ready, one_away, further = self.defence.get(view.ruleset, (5.0, 10.0, 20.0))
         if now <= 0:
             return ready * late
         if now == 1:
@@ -294,9 +280,17 @@ class StrongBot:
         best = min(after_discard(counts, kind) for kind in range(34) if counts[kind])
         prospect = self._big_prospect(view, counts, extra_melds=1)
         counts[tile] += 2
+        if (
+            view.ruleset == "nanning"
+            and self.seal
+            and best <= now
+            and self._fed_by(view, view.open_from) >= 2
+        ):
+            return pong  # a third pung from the same player seals it (封胡): it cannot win and pays ours
         if best >= now:
             return None
-        if self.pong_policy.get(view.ruleset, "speed") == "speed":
+        policy = self.pong_policy.get(view.ruleset, "speed")
+        if policy == "speed":
             return pong
         if view.ruleset == "nanjing":
             me = self._me(view)
@@ -306,6 +300,10 @@ class StrongBot:
             # Opening costs 门清 (base 4 → 3); worth it for an all-pungs or flush route, or when far behind.
             return pong if prospect or now >= 2 or not self._menqing_matters(view, counts) else None
         return pong
+
+    def _fed_by(self, view: SeatView, feeder: int | None) -> int:
+        """How many of this seat's melds ``feeder`` gave."""
+        return sum(1 for meld in self._me(view).melds if feeder is not None and meld.feeder == feeder)
 
     def _menqing_matters(self, view: SeatView, counts: list[int]) -> bool:
         return not self._me(view).melds

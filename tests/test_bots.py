@@ -1,0 +1,135 @@
+"""Computer players, auto-play, external bots and the self-play simulator."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from hupai.bots import BotError, make_bot, trustee_action
+from hupai.bots.external import ExternalBot
+from hupai.cli import app
+from hupai.game import Phase, legal_actions, view
+from hupai.game.actions import Discard, Pass, Pong, Win
+from hupai.sim import SimConfig, play_hand, simulate
+
+from .helpers import play, table
+
+EXAMPLE_BOT = f"cmd:{sys.executable} {Path(__file__).parent.parent / 'examples' / 'bot_example.py'}"
+
+
+@pytest.mark.parametrize("ruleset", ["nanjing", "nanning"])
+def test_every_bot_answers_legally_through_whole_hands(ruleset: str) -> None:
+    result = simulate(
+        SimConfig(ruleset=ruleset, bots=("strong", "efficiency", "random", "trustee"), hands=24, seed=3)
+    )
+    assert result.hands == 24
+    assert all(stats.errors == 0 for stats in result.bots.values())
+    assert sum(stats.total for stats in result.bots.values()) == 0  # money adds up to zero
+
+
+def test_same_seed_same_games() -> None:
+    config = SimConfig(
+        ruleset="nanjing", bots=("strong", "efficiency", "efficiency", "random"), hands=16, seed=11
+    )
+    first, second = simulate(config), simulate(config)
+    assert first.as_dict() == second.as_dict()
+    assert simulate(SimConfig(**{**config.__dict__, "seed": 12})).as_dict() != first.as_dict()
+
+
+def test_processes_do_not_change_the_result() -> None:
+    config = SimConfig(ruleset="nanning", bots=("efficiency", "random", "random", "random"), hands=16, seed=5)
+    assert simulate(config, jobs=2).as_dict() == simulate(config).as_dict()
+
+
+def test_trustee_wins_passes_and_lets_the_drawn_tile_go() -> None:
+    state = table({0: "11599p1199s12344z", 1: "123m456p789s11s56m"}, draws="2z4m")
+    play(state, "0 d 1p", "1 t", "2 t")  # seat 2 discarded 4m: seat 1 may win on it
+    assert trustee_action(view(state, 1), legal_actions(state, 1)) == Win(seat=1)
+    discard_state = table({0: "11599p1199s12344z"}, draws="7m")
+    play(discard_state, "0 d 1p")
+    legal = legal_actions(discard_state, 1)
+    assert trustee_action(view(discard_state, 1), legal) == Discard(seat=1, tile=6)
+    claim_state = table({0: "11599p1199s12344z", 2: "3556p1479m258s23z"})
+    play(claim_state, "0 d 5p")
+    assert Pong(seat=2) in legal_actions(claim_state, 2)
+    assert trustee_action(view(claim_state, 2), legal_actions(claim_state, 2)) == Pass(seat=2)
+
+
+def test_efficiency_discards_the_tile_that_keeps_the_hand_closest() -> None:
+    state = table({0: "123m456p789s11357z"})  # 1z pair: throw one of the lone honours
+    bot = make_bot("efficiency")
+    action = bot.choose(view(state, 0), legal_actions(state, 0))
+    assert isinstance(action, Discard)
+    assert action.tile in (29, 31, 33)
+
+
+def test_strong_keeps_a_nanjing_small_hand_winnable() -> None:
+    # Seat 2 could pong 5p and get closer, but an open small hand with no hard flowers could never win
+    # in Nanjing; the efficiency bot pongs anyway, the strong bot passes.
+    state = table({0: "11599p1199s12344z", 2: "3556p1479m258s23z"})
+    play(state, "0 d 5p")
+    seen, legal = view(state, 2), legal_actions(state, 2)
+    assert make_bot("strong").choose(seen, legal) == Pass(seat=2)
+
+
+def test_bot_levels_by_name() -> None:
+    assert make_bot("高手").name == "strong"
+    assert make_bot("Efficiency").name == "efficiency"
+    with pytest.raises(BotError, match="unknown bot"):
+        make_bot("grandmaster")
+
+
+def test_external_bot_plays_whole_hands() -> None:
+    result = simulate(
+        SimConfig(ruleset="nanjing", bots=(EXAMPLE_BOT, "efficiency", "efficiency", "efficiency"), hands=8)
+    )
+    assert result.bots[EXAMPLE_BOT].errors == 0
+    assert result.hands == 8
+
+
+def test_a_broken_external_bot_is_replaced_by_trustee_play() -> None:
+    bot = ExternalBot(f"{sys.executable} -c \"print('not json'); import time; time.sleep(5)\"", timeout=1.0)
+    state = table({0: "11599p1199s12344z"})
+    players = [bot, make_bot("trustee"), make_bot("trustee"), make_bot("trustee")]
+    play_hand(state, players)
+    bot.close()
+    assert state.phase is Phase.ENDED
+    assert bot.failures >= 1
+
+
+def test_simulate_command_prints_the_table_and_json(tmp_path: Path) -> None:
+    runner = CliRunner()
+    out = runner.invoke(
+        app, ["simulate", "--hands", "8", "--bots", "strong,efficiency,efficiency,efficiency"]
+    )
+    assert out.exit_code == 0
+    assert "高手 Strong" in out.stdout and "牌效 Efficiency" in out.stdout
+    assert "score/hand" in out.stdout
+    result = runner.invoke(
+        app,
+        [
+            "simulate",
+            "--hands",
+            "8",
+            "--ruleset",
+            "nanning",
+            "--json",
+            "--records",
+            str(tmp_path),
+            "--seed",
+            "4",
+        ],
+    )
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    assert data["hands"] == 8
+    assert set(data["bots"]) == {"strong", "efficiency"}
+    assert {"win_rate", "deal_in_rate", "mean", "ci95"} <= set(data["bots"]["strong"])
+    assert list(tmp_path.glob("match-*.json"))
+    bad = runner.invoke(app, ["simulate", "--bots", "nope"])
+    assert bad.exit_code == 2
+    assert "unknown bot" in bad.stderr
