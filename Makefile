@@ -10,11 +10,11 @@ $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "hupai needs Python 3.11 or newer (set PYTHON=...)")'
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[cli,dev]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[cli,server,dev]'
 	@touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/hupai demo
+	$(BIN)/hupai serve
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -390,6 +390,41 @@ def simulate(
     console.print(items)
 
 
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    database_url: Annotated[
+        str | None,
+        typer.Option(help="SQLAlchemy URL (default: $HUPAI_DATABASE_URL, else SQLite in your data folder)."),
+    ] = None,
+) -> None:
+    """Start the multiplayer server: private rooms, bots in empty seats, stored games."""
+    try:
+        import uvicorn
+
+        from hupai.server.app import create_app
+        from hupai.server.settings import Settings
+    except ImportError as error:  # the server's libraries are an extra
+        _fail(f"the server needs its libraries: pip install 'hupai[server]' ({error.name} is missing)")
+    settings = Settings.from_env(**({"database_url": database_url} if database_url else {}))
+    console.print(f"[bold]hupai {__version__}[/] server at [bold]http://{host}:{port}/[/]")
+    console.print(f"database: {_shown_url(settings.database_url)}")
+    uvicorn.run(create_app(settings), host=host, port=port, log_level="info", ws_max_size=65536)
+
+
+def _shown_url(url: str) -> str:
+    """The database URL without its password; for SQLite, the file's path."""
+    if url.startswith("sqlite:///"):
+        return url.removeprefix("sqlite:///")
+    head, _, tail = url.rpartition("@")
+    if not head:
+        return url
+    scheme, _, credentials = head.partition("://")
+    user = credentials.split(":", 1)[0]
+    return f"{scheme}://{user}:***@{tail}"
+
+
 @app.callback(invoke_without_command=True)
 def _root(
     version: Annotated[bool, typer.Option("--version", help="Print the version and exit.")] = False,

@@ -1,0 +1,463 @@
+"""The web application: accounts, rooms, history and the table websocket (FastAPI).
+
+Rooms live in the database; the only state in memory is the table tasks (:class:`Tables`), one per
+room in play or with people connected. Every handler validates its input with pydantic and answers
+a store error with ``{"error": {"code", "message"}}`` and its HTTP status.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Annotated, Any
+
+from fastapi import Depends, FastAPI, Query, Request, Response, WebSocket, WebSocketDisconnect
+from fastapi.responses import JSONResponse, RedirectResponse
+from pydantic import ValidationError
+from starlette.concurrency import run_in_threadpool
+
+from hupai import __version__
+from hupai.rules import presets
+from hupai.server.database import connect, migrate
+from hupai.server.protocol import INCOMING, Act, Ping, Sync, Trustee
+from hupai.server.schemas import (
+    BotIn,
+    GuestIn,
+    HistoryEntry,
+    LoginIn,
+    ReadyIn,
+    RegisterIn,
+    RoomIn,
+    RoomOut,
+    RuleCardOut,
+    SeatNumberIn,
+    SitIn,
+    UserOut,
+    VoteIn,
+)
+from hupai.server.settings import Settings
+from hupai.server.store import Conflict, Forbidden, NotFound, Store, StoreError, Unauthorized, rule_card
+from hupai.server.table import Connection, Dissolve, Escape, FromClient, Join, Leave, RoomChanged, Table
+
+log = logging.getLogger("hupai.server")
+COOKIE = "hupai_session"
+CLOSE_UNAUTHORIZED = 4401
+CLOSE_NOT_FOUND = 4404
+CLOSE_POLICY = 1008
+AFTER_TABLE_SECONDS = 10.0
+FLOOD_LIMIT = 200  # refused messages in a row before a flooding client is cut off
+
+
+class Tables:
+    """The table tasks of this process, by room id (started on demand, ended when idle)."""
+
+    def __init__(self, store: Store, settings: Settings) -> None:
+        self.store = store
+        self.settings = settings
+        self.tables: dict[int, Table] = {}
+
+    def get(self, room_id: int) -> Table:
+        table = self.tables.get(room_id)
+        if table is None:
+            table = Table(room_id, self.store, self.settings, on_idle=self._idle)
+            self.tables[room_id] = table
+            table.start()
+        return table
+
+    def _idle(self, table: Table) -> bool:
+        if self.tables.get(table.room_id) is table:
+            del self.tables[table.room_id]
+        return True
+
+    async def resume_all(self) -> int:
+        """Start a table for every room in play (after a restart): each rebuilds itself from storage."""
+        room_ids = await run_in_threadpool(self.store.playing_room_ids)
+        for room_id in room_ids:
+            self.get(room_id)
+        return len(room_ids)
+
+    async def close(self) -> None:
+        for table in list(self.tables.values()):
+            await table.stop()
+        self.tables.clear()
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings.from_env()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await run_in_threadpool(migrate, settings.database_url)
+        store = Store(connect(settings.database_url), session_days=settings.session_days)
+        tables = Tables(store, settings)
+        app.state.store = store
+        app.state.tables = tables
+        resumed = await tables.resume_all()
+        if resumed:
+            log.info("resumed %d table(s) from storage", resumed)
+        yield
+        await tables.close()
+
+    app = FastAPI(title="hupai 胡牌", version=__version__, lifespan=lifespan)
+    app.state.settings = settings
+
+    @app.exception_handler(StoreError)
+    async def store_error(_request: Request, error: StoreError) -> JSONResponse:
+        return JSONResponse(
+            {"error": {"code": error.code, "message": error.message}}, status_code=error.status
+        )
+
+    _routes(app, settings)
+    return app
+
+
+# --- dependencies ----------------------------------------------------------------------------------
+
+
+def _store(request: Request) -> Store:
+    store: Store = request.app.state.store
+    return store
+
+
+def _tables(request: Request) -> Tables:
+    tables: Tables = request.app.state.tables
+    return tables
+
+
+def _token(request: Request) -> str | None:
+    header = request.headers.get("authorization", "")
+    if header.lower().startswith("bearer "):
+        return header[7:].strip()
+    return request.cookies.get(COOKIE)
+
+
+async def _maybe_user(request: Request) -> UserOut | None:
+    return await run_in_threadpool(_store(request).user_for_token, _token(request))
+
+
+async def _user(request: Request) -> UserOut:
+    user = await _maybe_user(request)
+    if user is None:
+        raise Unauthorized("log in first (a guest name is enough)")
+    return user
+
+
+StoreDep = Annotated[Store, Depends(_store)]
+TablesDep = Annotated[Tables, Depends(_tables)]
+UserDep = Annotated[UserOut, Depends(_user)]
+
+
+def _login_response(response: Response, settings: Settings, user: UserOut, token: str) -> dict[str, Any]:
+    response.set_cookie(
+        COOKIE,
+        token,
+        max_age=settings.session_days * 86400,
+        httponly=True,
+        samesite="lax",
+        secure=settings.secure_cookies,
+    )
+    return {"user": user.model_dump(), "token": token}
+
+
+# --- routes ------------------------------------------------------------------------------------------
+
+
+def _routes(app: FastAPI, settings: Settings) -> None:  # noqa: PLR0915 - one place lists every route
+    @app.get("/", include_in_schema=False)
+    async def home() -> RedirectResponse:
+        return RedirectResponse("/docs")
+
+    @app.get("/api/health")
+    async def health() -> dict[str, Any]:
+        return {"ok": True, "version": __version__}
+
+    @app.get("/api/rulesets")
+    async def rulesets() -> list[RuleCardOut]:
+        """Every preset's rule card: the options in force and their values."""
+        return [rule_card(name, {}) for name in presets()]
+
+    # accounts
+
+    @app.post("/api/guest")
+    async def guest(body: GuestIn, response: Response, store: StoreDep) -> dict[str, Any]:
+        user, token = await run_in_threadpool(store.create_guest, body.name)
+        return _login_response(response, settings, user, token)
+
+    @app.post("/api/register")
+    async def register(
+        body: RegisterIn, request: Request, response: Response, store: StoreDep
+    ) -> dict[str, Any]:
+        current = await _maybe_user(request)
+        guest_id = current.id if current is not None and current.guest else None
+        user, token = await run_in_threadpool(
+            lambda: store.register(body.name, body.password, guest_id=guest_id)
+        )
+        return _login_response(response, settings, user, token)
+
+    @app.post("/api/login")
+    async def login(body: LoginIn, response: Response, store: StoreDep) -> dict[str, Any]:
+        user, token = await run_in_threadpool(store.login, body.name, body.password)
+        return _login_response(response, settings, user, token)
+
+    @app.post("/api/logout")
+    async def logout(request: Request, response: Response, store: StoreDep) -> dict[str, bool]:
+        token = _token(request)
+        if token:
+            await run_in_threadpool(store.logout, token)
+        response.delete_cookie(COOKIE)
+        return {"ok": True}
+
+    @app.get("/api/me")
+    async def me(user: UserDep) -> UserOut:
+        return user
+
+    @app.get("/api/me/history")
+    async def history(user: UserDep, store: StoreDep) -> list[HistoryEntry]:
+        return await run_in_threadpool(store.history, user.id)
+
+    # rooms (each change is stored, then the room's table is told so it can tell everyone)
+
+    async def changed(tables: Tables, store: Store, number: str) -> None:
+        room_id = await run_in_threadpool(store.room_id, number)
+        tables.get(room_id).post(RoomChanged())
+
+    @app.post("/api/rooms")
+    async def create_room(body: RoomIn, user: UserDep, store: StoreDep) -> RoomOut:
+        return await run_in_threadpool(store.create_room, user.id, body)
+
+    @app.get("/api/rooms/{number}")
+    async def room(number: str, store: StoreDep) -> RoomOut:
+        return await run_in_threadpool(store.room, number)
+
+    @app.post("/api/rooms/{number}/sit")
+    async def sit(number: str, body: SitIn, user: UserDep, store: StoreDep, tables: TablesDep) -> RoomOut:
+        out = await run_in_threadpool(store.sit, number, user.id, body.seat)
+        await changed(tables, store, number)
+        return out
+
+    @app.post("/api/rooms/{number}/bots")
+    async def bots(number: str, body: BotIn, user: UserDep, store: StoreDep, tables: TablesDep) -> RoomOut:
+        out = await run_in_threadpool(store.add_bots, number, user.id, body.seat, body.level)
+        await changed(tables, store, number)
+        return out
+
+    @app.post("/api/rooms/{number}/remove")
+    async def remove(
+        number: str, body: SeatNumberIn, user: UserDep, store: StoreDep, tables: TablesDep
+    ) -> RoomOut:
+        out = await run_in_threadpool(store.remove, number, user.id, body.seat)
+        await changed(tables, store, number)
+        return out
+
+    @app.post("/api/rooms/{number}/ready")
+    async def ready(number: str, body: ReadyIn, user: UserDep, store: StoreDep, tables: TablesDep) -> RoomOut:
+        out = await run_in_threadpool(store.set_ready, number, user.id, body.ready)
+        await changed(tables, store, number)
+        return out
+
+    @app.post("/api/rooms/{number}/start")
+    async def start(number: str, user: UserDep, store: StoreDep, tables: TablesDep) -> RoomOut:
+        out = await run_in_threadpool(store.start, number, user.id)
+        await changed(tables, store, number)
+        return out
+
+    @app.post("/api/rooms/{number}/leave")
+    async def leave(number: str, user: UserDep, store: StoreDep, tables: TablesDep) -> RoomOut:
+        """Before the start: give up the seat (the host's leaving closes the room). In play: leave for
+        good (逃跑), which ends the match with the rule set's penalty."""
+        current = await run_in_threadpool(store.room, number)
+        if current.status == "waiting":
+            out = await run_in_threadpool(store.stand, number, user.id)
+            await changed(tables, store, number)
+            return out
+        if current.status != "playing":
+            raise Conflict("the game is over")
+        seat = next((s.seat for s in current.seats if s.user_id == user.id and not s.left), None)
+        if seat is None:
+            raise Forbidden("you have no seat in this game")
+        room_id = await run_in_threadpool(store.room_id, number)
+        done = asyncio.get_running_loop().create_future()
+        tables.get(room_id).post(Escape(seat, done))
+        return await _after_table(done, store, number)
+
+    @app.post("/api/rooms/{number}/dissolve")
+    async def dissolve(
+        number: str, body: VoteIn, user: UserDep, store: StoreDep, tables: TablesDep
+    ) -> RoomOut:
+        """Vote to end a started game early; it ends when every player at the table agrees."""
+        out, unanimous = await run_in_threadpool(store.vote_dissolve, number, user.id, body.agree)
+        room_id = await run_in_threadpool(store.room_id, number)
+        table = tables.get(room_id)
+        table.post(RoomChanged())
+        if unanimous:
+            done = asyncio.get_running_loop().create_future()
+            table.post(Dissolve(done))
+            return await _after_table(done, store, number)
+        return out
+
+    # finished hands and records
+
+    @app.get("/api/rooms/{number}/hands")
+    async def hands(number: str, store: StoreDep) -> list[dict[str, Any]]:
+        """The settlement of every finished hand (scores itemised, payments with reasons)."""
+        return await run_in_threadpool(store.played_hands, number)
+
+    @app.get("/api/rooms/{number}/hands/{index}/record")
+    async def hand_record(number: str, index: int, store: StoreDep, download: bool = False) -> Response:
+        """A finished hand as ``hupai-record/1`` with every tile open (never a hand still in play)."""
+        record = await run_in_threadpool(store.hand_record, number, index)
+        return _json_file(record, f"hupai-{number}-{index + 1}.json" if download else None)
+
+    @app.get("/api/rooms/{number}/record")
+    async def match_record(number: str, store: StoreDep, download: bool = False) -> Response:
+        record = await run_in_threadpool(store.match_record, number)
+        return _json_file(record, f"hupai-{number}.json" if download else None)
+
+    # the table
+
+    @app.websocket("/api/rooms/{number}/ws")
+    async def table_socket(
+        socket: WebSocket,
+        number: str,
+        hand: Annotated[int, Query(ge=-1)] = -1,
+        since: Annotated[int, Query(ge=0)] = 0,
+        token: str | None = None,
+    ) -> None:
+        store: Store = socket.app.state.store
+        tables: Tables = socket.app.state.tables
+        await socket.accept()
+        user = await run_in_threadpool(store.user_for_token, token or socket.cookies.get(COOKIE))
+        if user is None:
+            await _refuse(socket, CLOSE_UNAUTHORIZED, "unauthorized", "log in first (a guest name is enough)")
+            return
+        try:
+            room_id = await run_in_threadpool(store.room_id, number)
+        except NotFound as error:
+            await _refuse(socket, CLOSE_NOT_FOUND, "not_found", error.message)
+            return
+        connection = Connection(user.id, hand=hand, since=since)
+        table = tables.get(room_id)
+        table.post(Join(connection))
+        writer = asyncio.create_task(_pump(socket, connection))
+        try:
+            await _read(socket, connection, tables, room_id, settings)
+        finally:
+            current = tables.tables.get(room_id)
+            if current is not None:
+                current.post(Leave(connection))
+            connection.close()
+            with contextlib.suppress(Exception):
+                await writer
+
+
+async def _after_table(done: asyncio.Future[None], store: Store, number: str) -> RoomOut:
+    """Wait until the table has handled what was posted, then answer with the room."""
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(done, AFTER_TABLE_SECONDS)
+    return await run_in_threadpool(store.room, number)
+
+
+def _json_file(data: dict[str, Any], filename: str | None) -> Response:
+    headers = {"Content-Disposition": f'attachment; filename="{filename}"'} if filename else None
+    return Response(
+        json.dumps(data, ensure_ascii=False, indent=1), media_type="application/json", headers=headers
+    )
+
+
+async def _refuse(socket: WebSocket, code: int, reason: str, message: str) -> None:
+    with contextlib.suppress(Exception):
+        await socket.send_json(_error(reason, message))
+        await socket.close(code)
+
+
+async def _pump(socket: WebSocket, connection: Connection) -> None:
+    """Send the connection's queued messages in order; stop at the end marker or a broken socket."""
+    try:
+        while True:
+            message = await connection.outbox.get()
+            if message is None:
+                break
+            await socket.send_text(json.dumps(message, ensure_ascii=False))
+    except Exception:
+        connection.close()
+    with contextlib.suppress(Exception):
+        await socket.close()
+
+
+class _Bucket:
+    """At most ``rate`` messages a second on average, bursts of twice that."""
+
+    def __init__(self, rate: float) -> None:
+        self.rate = rate
+        self.capacity = 2 * rate
+        self.tokens = self.capacity
+        self.at = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.capacity, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+async def _read(
+    socket: WebSocket, connection: Connection, tables: Tables, room_id: int, settings: Settings
+) -> None:
+    """Check every incoming message at the edge; only valid ones reach the table."""
+    bucket = _Bucket(settings.messages_per_second)
+    refused = 0
+    while not connection.closed:
+        try:
+            frame = await socket.receive()
+        except (WebSocketDisconnect, RuntimeError):
+            return
+        if frame["type"] == "websocket.disconnect":
+            return
+        text = frame.get("text")
+        if text is None:
+            text = (frame.get("bytes") or b"").decode("utf-8", errors="replace")
+        message, problem = _check_frame(text, settings, bucket)
+        if problem is not None:
+            refused += 1
+            connection.send(problem)
+            if refused >= FLOOD_LIMIT:
+                connection.send(_error("flood", "too many bad messages; goodbye"))
+                connection.close()
+                return
+            continue
+        refused = 0
+        assert message is not None
+        tables.get(room_id).post(FromClient(connection, message))
+
+
+def _check_frame(
+    text: str, settings: Settings, bucket: _Bucket
+) -> tuple[Act | Sync | Trustee | Ping | None, dict[str, Any] | None]:
+    """The validated message, or the error to send back."""
+    limit = settings.max_message_bytes
+    if len(text.encode("utf-8", errors="replace")) > limit:
+        return None, _error("too_large", f"messages are at most {limit} bytes")
+    if not bucket.take():
+        return None, _error("slow_down", "too many messages; this one was dropped")
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None, _error("bad_json", "a message is one JSON object")
+    try:
+        return INCOMING.validate_python(data), None
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "message"
+        return None, _error("bad_message", f"{where}: {first['msg']}")
+
+
+def _error(code: str, message: str) -> dict[str, Any]:
+    return {"type": "error", "code": code, "message": message}

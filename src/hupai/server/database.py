@@ -1,0 +1,45 @@
+"""Connecting to the database and bringing its schema up to date (Alembic)."""
+
+from __future__ import annotations
+
+from importlib import resources
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.orm import Session, sessionmaker
+
+
+def alembic_config(url: str) -> Config:
+    config = Config()
+    config.set_main_option("script_location", str(resources.files("hupai.server") / "migrations"))
+    config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    return config
+
+
+def migrate(url: str) -> None:
+    """Create or upgrade every table to the newest migration."""
+    command.upgrade(alembic_config(url), "head")
+
+
+def connect(url: str) -> sessionmaker[Session]:
+    """A session factory for ``url``; SQLite is set up for many threads and concurrent readers."""
+    engine = _engine(url)
+    return sessionmaker(engine, expire_on_commit=False)
+
+
+def _engine(url: str) -> Engine:
+    if not url.startswith("sqlite"):
+        return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
+    engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+
+    @event.listens_for(engine, "connect")
+    def _pragmas(connection, _record):  # type: ignore[no-untyped-def]
+        cursor = connection.cursor()
+        if ":memory:" not in url:
+            cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.close()
+
+    return engine

@@ -1,0 +1,118 @@
+"""The stored data: players, their sessions, rooms, seats, every move of every hand, and results.
+
+Moves are written one by one as they happen, so a table can be rebuilt exactly after a restart (the
+deal comes from the room's seed); a finished hand also keeps its whole ``hupai-record/1``.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import JSON, BigInteger, ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+class Base(DeclarativeBase):
+    type_annotation_map = {dict[str, Any]: JSON, list[Any]: JSON}  # noqa: RUF012
+
+
+class User(Base):
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(32))
+    # Registered players log in by name, so a name is theirs alone; guests may share one.
+    login: Mapped[str | None] = mapped_column(String(32), unique=True)
+    password_hash: Mapped[str | None] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    @property
+    def is_guest(self) -> bool:
+        return self.login is None
+
+
+class AuthSession(Base):
+    __tablename__ = "auth_sessions"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)  # sha256 of the cookie
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    expires_at: Mapped[datetime]
+
+    user: Mapped[User] = relationship()
+
+
+class Room(Base):
+    __tablename__ = "rooms"
+    __table_args__ = (Index("ix_rooms_number_status", "number", "status"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    number: Mapped[str] = mapped_column(String(6))  # 房号: unique among rooms not yet closed
+    preset: Mapped[str] = mapped_column(String(40))
+    options: Mapped[dict[str, Any]]  # the rule card's changes to the preset
+    hands: Mapped[int]  # hands in the match (4/8/16)
+    decision_seconds: Mapped[int]
+    bot_level: Mapped[str] = mapped_column(String(20))  # fills seats still empty at the start
+    host_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    status: Mapped[str] = mapped_column(String(12), default="waiting")  # waiting/playing/finished/dissolved
+    seed: Mapped[int] = mapped_column(BigInteger)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    finished_at: Mapped[datetime | None]
+
+    seats: Mapped[list[RoomSeat]] = relationship(order_by="RoomSeat.seat", cascade="all, delete-orphan")
+
+
+class RoomSeat(Base):
+    __tablename__ = "room_seats"
+
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), index=True)
+    bot_level: Mapped[str | None] = mapped_column(String(20))
+    ready: Mapped[bool] = mapped_column(default=False)
+    wants_dissolve: Mapped[bool] = mapped_column(default=False)
+    left: Mapped[bool] = mapped_column(default=False)  # left the started game for good (逃跑)
+
+    user: Mapped[User | None] = relationship()
+
+
+class Move(Base):
+    """One action of a hand in play, in order (the record's ``actions``)."""
+
+    __tablename__ = "moves"
+    __table_args__ = (UniqueConstraint("room_id", "hand_index", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"))
+    hand_index: Mapped[int]
+    number: Mapped[int]
+    action: Mapped[dict[str, Any]]
+
+
+class PlayedHand(Base):
+    """A finished hand: its whole record (every tile) and its settlement."""
+
+    __tablename__ = "played_hands"
+
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True)
+    hand_index: Mapped[int] = mapped_column(primary_key=True)
+    record: Mapped[dict[str, Any]]
+    result: Mapped[dict[str, Any]]
+    finished_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Result(Base):
+    """A player's outcome of a whole match (大结算)."""
+
+    __tablename__ = "results"
+
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), index=True)
+    name: Mapped[str] = mapped_column(String(40))
+    total: Mapped[int]
+    rank: Mapped[int]

@@ -1,0 +1,50 @@
+"""Messages a client sends over the table's websocket, validated at the edge (pydantic).
+
+Everything the server sends is a JSON object with a ``type``; see ``docs/protocol.md``.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+
+class ClientMessage(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ActionIn(ClientMessage):
+    act: Literal["discard", "pong", "kong", "hu", "pass", "ready"]
+    tile: str | None = Field(default=None, max_length=4)
+
+
+class Act(ClientMessage):
+    """Answer the prompt numbered ``seq`` with one of its legal actions."""
+
+    type: Literal["act"]
+    seq: int
+    action: ActionIn
+
+
+class Sync(ClientMessage):
+    """Send me the table again: the view and, of hand ``hand``, the events after the first ``since``."""
+
+    type: Literal["sync"]
+    hand: int = Field(default=-1, ge=-1)
+    since: int = Field(default=0, ge=0)
+
+
+class Trustee(ClientMessage):
+    """托管 on or off (acting again also ends it)."""
+
+    type: Literal["trustee"]
+    on: bool
+
+
+class Ping(ClientMessage):
+    type: Literal["ping"]
+
+
+Incoming = Annotated[Act | Sync | Trustee | Ping, Field(discriminator="type")]
+INCOMING: TypeAdapter[Act | Sync | Trustee | Ping] = TypeAdapter(Incoming)

@@ -1,0 +1,104 @@
+"""What the HTTP API takes and returns (validated by pydantic at the edge)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+BotLevel = Literal["random", "efficiency", "strong"]
+NAME_PATTERN = r"^[^\x00-\x1f<>]{1,16}$"  # printable, no markup: names appear on other players' screens
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+
+class GuestIn(Strict):
+    name: str = Field(pattern=NAME_PATTERN, description="昵称 nickname shown at the table")
+
+
+class RegisterIn(Strict):
+    name: str = Field(pattern=NAME_PATTERN)
+    password: str = Field(min_length=8, max_length=200)
+
+
+class LoginIn(Strict):
+    name: str = Field(max_length=32)
+    password: str = Field(max_length=200)
+
+
+class UserOut(BaseModel):
+    id: int
+    name: str
+    guest: bool
+
+
+class RoomIn(Strict):
+    preset: str = Field(default="nanjing", max_length=40, description="rule set or preset, e.g. nanjing")
+    options: dict[str, Any] = Field(default_factory=dict, description="house options over the preset")
+    hands: Literal[4, 8, 16] = 8
+    decision_seconds: int = Field(default=15, ge=5, le=120)
+    bot_level: BotLevel = "strong"
+
+
+class SitIn(Strict):
+    seat: int | None = Field(default=None, ge=0, le=3, description="a free seat, or any")
+
+
+class BotIn(Strict):
+    seat: int | None = Field(default=None, ge=0, le=3, description="a free seat, or every free seat")
+    level: BotLevel = "strong"
+
+
+class SeatNumberIn(Strict):
+    seat: int = Field(ge=0, le=3)
+
+
+class ReadyIn(Strict):
+    ready: bool = True
+
+
+class VoteIn(Strict):
+    agree: bool = True
+
+
+class SeatOut(BaseModel):
+    seat: int
+    user_id: int | None
+    name: str | None
+    bot: str | None
+    ready: bool
+    wants_dissolve: bool
+    left: bool
+
+
+class RuleCardOut(BaseModel):
+    preset: str
+    ruleset: str
+    zh: str
+    en: str
+    options: dict[str, Any]  # every option in force (the preset's with the room's changes)
+    changed: dict[str, Any]  # the room's changes to the preset
+
+
+class RoomOut(BaseModel):
+    number: str
+    status: str
+    host_id: int
+    hands: int
+    decision_seconds: int
+    bot_level: str
+    rules: RuleCardOut
+    seats: list[SeatOut]
+
+
+class HistoryEntry(BaseModel):
+    number: str
+    status: str
+    preset: str
+    seat: int
+    total: int | None
+    rank: int | None
+    hands_played: int
+    created_at: str

@@ -1,0 +1,36 @@
+"""Server settings: where the database lives and how long players may think."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from platformdirs import user_data_dir
+
+DATABASE_ENV = "HUPAI_DATABASE_URL"
+
+
+def default_database_url() -> str:
+    """An SQLite file in the user's data directory (created when missing)."""
+    folder = Path(user_data_dir("hupai", appauthor=False))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'hupai.sqlite3'}"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Settings:
+    database_url: str
+    decision_seconds: float = 15.0  # the room's default per decision
+    time_bank_seconds: float = 30.0  # each player's extra time for a whole match
+    bot_delay_seconds: float = 0.8  # bots and 托管 seats wait this long, so people can follow the play
+    next_hand_seconds: float = 6.0  # the settlement stays on screen before the next hand is dealt
+    max_message_bytes: int = 4096
+    messages_per_second: float = 20.0  # a client sending faster than this is told to slow down
+    session_days: int = 30
+    secure_cookies: bool = False  # set behind HTTPS
+
+    @classmethod
+    def from_env(cls, **overrides: object) -> Settings:
+        settings = cls(database_url=os.environ.get(DATABASE_ENV) or default_database_url())
+        return replace(settings, **overrides)  # type: ignore[arg-type]

@@ -1,0 +1,661 @@
+"""One table: an asyncio task that owns a room's match and hand, and talks to its players.
+
+Everything that changes a table arrives in its inbox and is handled one at a time, so the game state
+needs no locks. Each move is stored before anyone hears of it; after a restart the table is rebuilt
+from the room's seed and its stored moves (:meth:`Table.resume`). Every seat is told only what
+:func:`hupai.game.view.view` lets it see.
+
+Decisions: every seat that must decide gets a prompt with a sequence number; an answer quoting an
+old number is ignored. A person has the room's seconds per decision plus a time bank for the match;
+when both run out — or while they are disconnected — the seat plays by 托管 until they act again.
+Bots, 托管 seats and seats locked by 报听 act by themselves after a short pause.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from hupai.bots import make_bot, trustee_action
+from hupai.bots.base import Bot
+from hupai.game.actions import Action, ActionParseError, Pass, action_from_dict, action_to_dict
+from hupai.game.engine import IllegalAction, abandon, legal_actions, step, verify
+from hupai.game.match import Match
+from hupai.game.model import HandState, Phase
+from hupai.game.record import ESCAPE, HandRecord, MatchRecord, write_record
+from hupai.game.record import Escape as EscapeAct
+from hupai.game.view import events_as_dicts, events_for, full_view, view
+from hupai.rules import load_ruleset
+from hupai.server.protocol import Act, Ping, Sync, Trustee
+from hupai.server.schemas import RoomOut
+from hupai.server.settings import Settings
+from hupai.server.store import Seating, Store
+
+log = logging.getLogger("hupai.table")
+SEATS = 4
+OUTBOX_LIMIT = 500  # a client this far behind is cut off rather than slowing the table
+
+
+class Connection:
+    """One client's socket as the table sees it: messages are queued, never awaited."""
+
+    def __init__(self, user_id: int | None, *, hand: int = -1, since: int = 0) -> None:
+        self.user_id = user_id
+        self.seat: int | None = None
+        self.hand_index = hand  # the hand this client has events of
+        self.sent_events = since  # how many of that hand's events it has
+        self.outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.closed = False
+
+    def send(self, message: dict[str, Any]) -> None:
+        if self.closed:
+            return
+        if self.outbox.qsize() >= OUTBOX_LIMIT:
+            self.close()
+            return
+        self.outbox.put_nowait(message)
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self.outbox.put_nowait(None)
+
+
+# --- what arrives in a table's inbox ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Join:
+    connection: Connection
+
+
+@dataclass(frozen=True)
+class Leave:
+    connection: Connection
+
+
+@dataclass(frozen=True)
+class FromClient:
+    connection: Connection
+    message: Act | Sync | Trustee | Ping
+
+
+@dataclass(frozen=True)
+class RoomChanged:
+    """The room's row changed (seats, ready, start, votes): reload it and tell everyone."""
+
+
+@dataclass(frozen=True)
+class Escape:
+    """A player leaves the started game for good (逃跑)."""
+
+    seat: int
+    done: asyncio.Future[None] | None = None  # set once handled, for the request that asked
+
+
+@dataclass(frozen=True)
+class Dissolve:
+    """Everyone agreed to end the game now (解散)."""
+
+    done: asyncio.Future[None] | None = None
+
+
+Message = Join | Leave | FromClient | RoomChanged | Escape | Dissolve
+
+
+@dataclass
+class Pending:
+    """A decision a seat owes: its prompt number, legal actions and when it is due."""
+
+    seq: int
+    legal: list[Action]
+    opened: float
+    due: float  # a person's deadline, or when an automatic seat acts
+    automatic: bool
+    choice: Action | None = None  # an automatic seat's decision, made when the prompt opens
+
+
+class Table:
+    """A room's table task. Create it with :meth:`start`; feed it with :meth:`post`."""
+
+    room: RoomOut  # loaded when the task starts
+
+    def __init__(
+        self,
+        room_id: int,
+        store: Store,
+        settings: Settings,
+        *,
+        on_idle: Callable[[Table], bool] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.room_id = room_id
+        self.store = store
+        self.settings = settings
+        self.on_idle = on_idle  # asked when nobody is left; True ends the task
+        self.clock = clock
+        self.inbox: asyncio.Queue[Message] = asyncio.Queue()
+        self.connections: set[Connection] = set()
+        self.seating: Seating | None = None
+        self.match: Match | None = None
+        self.state: HandState | None = None
+        self.moves_in_hand = 0
+        # Prompt numbers start anywhere, so an answer to a prompt from before a restart never matches.
+        self.seq = secrets.randbelow(1 << 30)
+        self.pending: dict[int, Pending] = {}
+        self.trustee: set[int] = set()
+        self.bank = [settings.time_bank_seconds] * SEATS
+        self.bots: dict[int, Bot] = {}
+        self.next_hand_at: float | None = None
+        self.summary: dict[str, Any] | None = None
+        self.task: asyncio.Task[None] | None = None
+
+    # --- running -------------------------------------------------------------------------------
+
+    def start(self) -> asyncio.Task[None]:
+        self.task = asyncio.create_task(self._run(), name=f"table-{self.room_id}")
+        return self.task
+
+    def post(self, message: Message) -> None:
+        self.inbox.put_nowait(message)
+
+    async def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
+        for connection in list(self.connections):
+            connection.close()
+
+    async def _run(self) -> None:
+        self.room = await asyncio.to_thread(self.store.room_by_id, self.room_id)
+        if self.room.status == "playing":
+            await self._guard(self.resume())
+        # One getter outlives the waits: cancelling a queue get on timeout (asyncio.wait_for) can
+        # drop a message that arrived at the same moment, and a lost answer would stall the table.
+        getter: asyncio.Task[Message] | None = None
+        while True:
+            if getter is None:
+                getter = asyncio.ensure_future(self.inbox.get())
+            due = self._next_due()
+            timeout = None if due is None else max(due - self.clock(), 0)
+            try:
+                await asyncio.wait({getter}, timeout=timeout)
+            except asyncio.CancelledError:
+                getter.cancel()
+                raise
+            message: Message | None = None
+            if getter.done():
+                message = getter.result()
+                getter = None
+            if message is not None:
+                await self._guard(self._handle(message))
+                done = getattr(message, "done", None)
+                if done is not None and not done.done():
+                    done.set_result(None)
+            await self._guard(self._run_due())
+            if getter is None and self._idle() and self.on_idle is not None and self.on_idle(self):
+                return
+
+    async def _guard(self, work: Any) -> None:
+        """A table never dies of one bad message or one failed write: log it and rebuild from storage."""
+        try:
+            await work
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s: rebuilding from storage after an error", self.room_id)
+            await self._rebuild()
+
+    def _idle(self) -> bool:
+        return not self.connections and self.inbox.empty() and self.match is None
+
+    async def _rebuild(self) -> None:
+        try:
+            self.room = await asyncio.to_thread(self.store.room_by_id, self.room_id)
+            self.match = None
+            self.state = None
+            self.pending.clear()
+            if self.room.status == "playing":
+                await self.resume()
+            self._broadcast_update()
+        except Exception:
+            log.exception("table %s: could not rebuild; retrying on the next message", self.room_id)
+
+    # --- building the match ------------------------------------------------------------------------
+
+    async def resume(self) -> None:
+        """Rebuild the match from the room's seed and every stored move, then play on."""
+        seating = await asyncio.to_thread(self.store.seating, self.room_id)
+        seed = await asyncio.to_thread(self.store.seed, self.room_id)
+        hands = await asyncio.to_thread(self.store.moves, self.room_id)
+        self.seating = seating
+        self.bots = {
+            seat: make_bot(level, seed + seat) for seat, level in enumerate(seating.bots) if level is not None
+        }
+        self.match = Match(
+            load_ruleset(self.room.rules.preset, self.room.rules.changed), seed=seed, seats=seating.names
+        )
+        for index, actions in enumerate(hands):
+            state = self.match.start_hand()
+            self.state = state
+            self.moves_in_hand = len(actions)
+            for data in actions:
+                if data.get("act") == ESCAPE:
+                    await self._escape(int(data["seat"]), stored=True)
+                    return
+                step(state, action_from_dict(data))
+            if state.phase is Phase.ENDED:
+                await self._settle(state, index, replaying=True)
+                if self.match is None:
+                    return
+        if self.state is None or self.state.phase is Phase.ENDED:
+            self._deal()
+        else:
+            self._refresh_pending()
+
+    def _deal(self) -> None:
+        assert self.match is not None
+        self.state = self.match.start_hand()
+        self.moves_in_hand = 0
+        self.next_hand_at = None
+        for connection in self.connections:
+            connection.sent_events = 0
+        self._refresh_pending()
+        self._broadcast_update()
+
+    @property
+    def hand_index(self) -> int:
+        return len(self.match.results) if self.match is not None else 0
+
+    # --- decisions ---------------------------------------------------------------------------------
+
+    def _deciding(self) -> list[int]:
+        state = self.state
+        if state is None or state.phase is Phase.ENDED:
+            return []
+        if state.phase is Phase.TURN:
+            return [state.turn]
+        assert state.window is not None
+        return [seat for seat in sorted(state.window.options) if seat not in state.window.decisions]
+
+    def _automatic(self, seat: int) -> bool:
+        assert self.state is not None
+        return seat in self.bots or seat in self.trustee or self.state.seats[seat].ready
+
+    def _refresh_pending(self) -> None:
+        """Open a prompt for every seat that must decide now, keeping prompts that still stand."""
+        now = self.clock()
+        deciding = self._deciding()
+        kept: dict[int, Pending] = {}
+        for seat in deciding:
+            assert self.state is not None
+            legal = legal_actions(self.state, seat)
+            old = self.pending.get(seat)
+            automatic = self._automatic(seat)
+            if old is not None and old.legal == legal and old.automatic == automatic:
+                kept[seat] = old
+                continue
+            self.seq += 1
+            if automatic:
+                choice = self._automatic_choice(seat, legal)
+                pause = 0.0 if isinstance(choice, Pass) else self.settings.bot_delay_seconds
+                kept[seat] = Pending(self.seq, legal, now, now + pause, automatic=True, choice=choice)
+            else:
+                allowed = self.room.decision_seconds + max(self.bank[seat], 0.0)
+                kept[seat] = Pending(self.seq, legal, now, now + allowed, automatic=False)
+        self.pending = kept
+
+    def _automatic_choice(self, seat: int, legal: list[Action]) -> Action:
+        assert self.state is not None
+        seen = view(self.state, seat)
+        bot = self.bots.get(seat)
+        if bot is not None:
+            try:
+                action = bot.choose(seen, legal)
+                if action in legal:
+                    return action
+            except Exception:
+                log.exception("table %s: bot at seat %s failed; 托管 plays instead", self.room_id, seat)
+        return trustee_action(seen, legal)
+
+    def _next_due(self) -> float | None:
+        times = [pending.due for pending in self.pending.values()]
+        if self.next_hand_at is not None:
+            times.append(self.next_hand_at)
+        return min(times) if times else None
+
+    async def _run_due(self) -> None:
+        """Act for every seat whose time has come, and deal the next hand when it is due."""
+        while True:
+            now = self.clock()
+            if self.next_hand_at is not None and self.next_hand_at <= now:
+                self._deal()
+                continue
+            due = [(pending.due, seat) for seat, pending in self.pending.items() if pending.due <= now]
+            if not due:
+                return
+            _, seat = min(due)
+            pending = self.pending[seat]
+            if not pending.automatic:
+                self.bank[seat] = 0.0
+                self.trustee.add(seat)  # 托管 until the player acts again
+                assert self.state is not None
+                action = trustee_action(view(self.state, seat), pending.legal)
+            else:
+                action = pending.choice or pending.legal[0]
+            await self._apply(action)
+
+    # --- applying ----------------------------------------------------------------------------------
+
+    async def _apply(self, action: Action) -> None:
+        state = self.state
+        assert state is not None
+        step(state, action)
+        number = self.moves_in_hand
+        self.moves_in_hand += 1
+        await asyncio.to_thread(
+            self.store.add_move, self.room_id, self.hand_index, number, action_to_dict(action)
+        )
+        if state.phase is Phase.ENDED:
+            self.pending = {}
+            self._broadcast_update()
+            await self._settle(state, self.hand_index)
+            return
+        self._refresh_pending()
+        self._broadcast_update()
+
+    async def _settle(self, state: HandState, index: int, *, replaying: bool = False) -> None:
+        """Settle an ended hand: store it, tell everyone, and deal the next one or end the match."""
+        match = self.match
+        assert match is not None
+        result = match.finish_hand(state)
+        record = self._hand_record(state, index, escaped=())
+        await asyncio.to_thread(self.store.finish_hand, self.room_id, index, record, result.as_dict())
+        if not replaying:
+            self._broadcast(self._hand_end_message(state, result.as_dict()))
+        if match.over or len(match.results) >= self.room.hands:
+            await self._finish_match("finished")
+        elif not replaying:
+            self.next_hand_at = self.clock() + self.settings.next_hand_seconds
+
+    def _hand_record(self, state: HandState, index: int, *, escaped: tuple[int, ...]) -> dict[str, Any]:
+        assert self.match is not None
+        actions: list[Action | EscapeAct] = list(state.actions)
+        actions.extend(EscapeAct(seat) for seat in escaped)
+        record = MatchRecord(
+            ruleset=self.match.ruleset.preset,
+            options=self.match.ruleset.options_dict(),
+            seats=tuple(self.match.seats),
+            hands=(
+                HandRecord(
+                    dealer=state.dealer, actions=tuple(actions), deal=state.deal, wall=tuple(state.wall)
+                ),
+            ),
+            seed=None,
+            extra={"room": self.room.number, "hand_index": index},
+        )
+        return write_record(record)
+
+    def _hand_end_message(self, state: HandState, result: dict[str, Any]) -> dict[str, Any]:
+        assert self.match is not None
+        return {
+            "type": "hand_end",
+            "hand": result["hand"],
+            "result": result,
+            "view": full_view(state).as_dict(),
+            "totals": list(self.match.totals),
+            "next_in_ms": int(self.settings.next_hand_seconds * 1000),
+        }
+
+    async def _finish_match(self, status: str) -> None:
+        match = self.match
+        assert match is not None
+        await asyncio.to_thread(self.store.finish_match, self.room_id, status, match.totals)
+        self.summary = self._summary(status)
+        self.room = await asyncio.to_thread(self.store.room_by_id, self.room_id)
+        self.pending = {}
+        self.next_hand_at = None
+        self._broadcast(self.summary)
+        self._broadcast_room()
+        self.match = None
+
+    def _summary(self, status: str) -> dict[str, Any]:
+        """大结算: totals and ranks, each hand's scores, the biggest win."""
+        match = self.match
+        assert match is not None
+        totals = list(match.totals)
+        ranks = [1 + sum(1 for other in totals if other > total) for total in totals]
+        biggest: dict[str, Any] | None = None
+        for result in match.results:
+            for seat in result.winners:
+                if biggest is None or result.deltas[seat] > biggest["amount"]:
+                    items = [item for score in result.scores for item in score[3].as_dict()["items"]]
+                    biggest = {
+                        "hand": result.index,
+                        "seat": seat,
+                        "amount": result.deltas[seat],
+                        "items": items,
+                    }
+        return {
+            "type": "match_end",
+            "status": status,
+            "names": list(match.seats),
+            "totals": totals,
+            "ranks": ranks,
+            "hands": [
+                {"index": r.index, "outcome": r.outcome, "deltas": list(r.deltas)} for r in match.results
+            ],
+            "biggest_win": biggest,
+            "escapes": [{"seat": seat, "transfers": [t.as_dict() for t in ts]} for seat, ts in match.escapes],
+        }
+
+    async def _escape(self, seat: int, *, stored: bool = False) -> None:
+        """逃跑: the hand in play is abandoned, the ruleset's penalty paid, and the match ends. Between
+        hands the escape is written after the last hand's moves, so a rebuild settles it the same way."""
+        match = self.match
+        state = self.state
+        if match is None or state is None:
+            return
+        index = len(match.results) if match.current is not None else len(match.results) - 1
+        if not stored:
+            escape = {"seat": seat, "act": ESCAPE}
+            await asyncio.to_thread(self.store.add_move, self.room_id, index, self.moves_in_hand, escape)
+            await asyncio.to_thread(self.store.mark_left, self.room_id, seat)
+        match.escape(seat)
+        record = self._hand_record(state, index, escaped=(seat,))
+        await asyncio.to_thread(
+            self.store.finish_hand, self.room_id, index, record, match.results[index].as_dict()
+        )
+        if not stored:
+            self._broadcast_update()
+        await self._finish_match("finished")
+
+    async def _dissolve(self) -> None:
+        match = self.match
+        if match is None:
+            return
+        state = match.current
+        if state is not None and state.phase is not Phase.ENDED:
+            abandon(state)
+            match.finish_hand(state)
+            index = len(match.results) - 1
+            record = self._hand_record(state, index, escaped=())
+            await asyncio.to_thread(
+                self.store.finish_hand, self.room_id, index, record, match.results[-1].as_dict()
+            )
+        await self._finish_match("dissolved")
+
+    # --- messages ----------------------------------------------------------------------------------
+
+    async def _handle(self, message: Message) -> None:
+        if isinstance(message, Join):
+            connection = message.connection
+            self.connections.add(connection)
+            self._seat(connection)
+            connection.send({"type": "welcome", "seat": connection.seat, "user_id": connection.user_id})
+            self._send_room(connection)
+            self._send_update(connection)
+            if self.summary is not None:
+                connection.send(self.summary)
+        elif isinstance(message, Leave):
+            self.connections.discard(message.connection)
+        elif isinstance(message, FromClient):
+            await self._from_client(message.connection, message.message)
+        elif isinstance(message, RoomChanged):
+            await self._room_changed()
+        elif isinstance(message, Escape):
+            await self._escape(message.seat)
+        elif isinstance(message, Dissolve):
+            await self._dissolve()
+
+    def _seat(self, connection: Connection) -> None:
+        connection.seat = next(
+            (
+                seat.seat
+                for seat in self.room.seats
+                if seat.user_id is not None and seat.user_id == connection.user_id
+            ),
+            None,
+        )
+
+    async def _room_changed(self) -> None:
+        self.room = await asyncio.to_thread(self.store.room_by_id, self.room_id)
+        for connection in self.connections:
+            self._seat(connection)
+        self._broadcast_room()
+        if self.room.status == "playing" and self.match is None and self.summary is None:
+            await self.resume()
+            self._broadcast_update()
+
+    async def _from_client(self, connection: Connection, message: Act | Sync | Trustee | Ping) -> None:
+        if isinstance(message, Ping):
+            connection.send({"type": "pong"})
+        elif isinstance(message, Sync):
+            connection.hand_index = message.hand
+            connection.sent_events = message.since
+            self._send_update(connection)
+        elif isinstance(message, Trustee):
+            await self._trustee(connection, message.on)
+        else:
+            await self._act(connection, message)
+
+    async def _trustee(self, connection: Connection, on: bool) -> None:
+        seat = connection.seat
+        if seat is None:
+            connection.send(_error("not_seated", "spectators have no seat to hand over"))
+            return
+        if self.match is None:
+            connection.send(_error("no_game", "no game is in play"))
+            return
+        if on:
+            self.trustee.add(seat)
+        else:
+            self.trustee.discard(seat)
+        self._refresh_pending()
+        self._broadcast_update()
+
+    async def _act(self, connection: Connection, message: Act) -> None:
+        seat = connection.seat
+        if seat is None or self.state is None:
+            connection.send(_error("not_your_turn", "you have no decision to make"))
+            return
+        pending = self.pending.get(seat)
+        if pending is None or pending.seq != message.seq:
+            connection.send(
+                {"type": "ignored", "seq": message.seq, "reason": "stale or duplicate prompt number"}
+            )
+            return
+        try:
+            action = action_from_dict({"seat": seat, **message.action.model_dump(exclude_none=True)})
+        except ActionParseError as error:
+            connection.send(_error("bad_action", str(error)))
+            return
+        if action not in pending.legal:
+            try:
+                verify(self.state, action)
+                reason = "not one of the actions offered in this prompt"
+            except IllegalAction as error:
+                reason = str(error)
+            connection.send(_error("illegal", reason, seq=message.seq))
+            return
+        if not pending.automatic:
+            used = self.clock() - pending.opened
+            self.bank[seat] = max(self.bank[seat] - max(used - self.room.decision_seconds, 0.0), 0.0)
+        self.trustee.discard(seat)
+        await self._apply(action)
+
+    # --- telling people ------------------------------------------------------------------------------
+
+    def _broadcast(self, message: dict[str, Any]) -> None:
+        for connection in self.connections:
+            connection.send(message)
+
+    def _broadcast_room(self) -> None:
+        for connection in self.connections:
+            self._send_room(connection)
+
+    def _send_room(self, connection: Connection) -> None:
+        connection.send({"type": "room", "room": self.room.model_dump()})
+
+    def _broadcast_update(self) -> None:
+        for connection in self.connections:
+            self._send_update(connection)
+
+    def _send_update(self, connection: Connection) -> None:
+        """The seat's view, the hand's events it has not had yet, and its prompt if it owes one."""
+        state = self.state
+        match = self.match
+        if state is None or match is None:
+            return
+        hand = len(match.results) if match.current is state else len(match.results) - 1
+        if connection.hand_index != hand:
+            connection.hand_index = hand
+            connection.sent_events = 0
+        start = min(connection.sent_events, len(state.events))
+        events = events_for(state, connection.seat, start=start)
+        connection.sent_events = len(state.events)
+        message: dict[str, Any] = {
+            "type": "update",
+            "hand": hand,
+            "from": start,
+            "events": events_as_dicts(events),
+            "view": view(state, connection.seat).as_dict(),
+            "table": self._table_facts(),
+        }
+        pending = self.pending.get(connection.seat) if connection.seat is not None else None
+        if pending is not None:
+            message["prompt"] = {
+                "seq": pending.seq,
+                "legal": [action_to_dict(action) for action in pending.legal],
+                "deadline_ms": max(int((pending.due - self.clock()) * 1000), 0),
+                "automatic": pending.automatic,
+            }
+        connection.send(message)
+
+    def _table_facts(self) -> dict[str, Any]:
+        match = self.match
+        connected = [False] * SEATS
+        for connection in self.connections:
+            if connection.seat is not None:
+                connected[connection.seat] = True
+        return {
+            "names": list(match.seats) if match is not None else [],
+            "totals": list(match.totals) if match is not None else [0] * SEATS,
+            "hands_total": self.room.hands,
+            "trustee": [seat in self.trustee for seat in range(SEATS)],
+            "bots": [seat in self.bots for seat in range(SEATS)],
+            "connected": connected,
+            "bank_ms": [int(bank * 1000) for bank in self.bank],
+            "waiting_on": sorted(self.pending),
+        }
+
+
+def _error(code: str, message: str, **extra: Any) -> dict[str, Any]:
+    return {"type": "error", "code": code, "message": message, **extra}

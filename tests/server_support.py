@@ -1,0 +1,149 @@
+"""Helpers for the server tests: an app on a fresh database, logged-in players, scripted clients.
+
+``HUPAI_TEST_DATABASE_URL`` (set by ``.ci/run`` to a PostgreSQL server) runs the storage and server
+tests on that database too; each test gets its own empty schema.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import threading
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, text
+from starlette.testclient import WebSocketTestSession
+
+from hupai.server.app import create_app
+from hupai.server.settings import Settings
+
+POSTGRES_ENV = "HUPAI_TEST_DATABASE_URL"
+
+Message = dict[str, Any]
+
+
+def database_urls() -> list[str]:
+    """The database kinds to test on: SQLite always, PostgreSQL when CI provides one."""
+    kinds = ["sqlite"]
+    if os.environ.get(POSTGRES_ENV):
+        kinds.append("postgresql")
+    return kinds
+
+
+@contextmanager
+def database(kind: str, tmp_path: Path) -> Iterator[str]:
+    """A URL for an empty database of ``kind``, dropped afterwards."""
+    if kind == "sqlite":
+        yield f"sqlite:///{tmp_path / 'hupai.sqlite3'}"
+        return
+    base = os.environ[POSTGRES_ENV]
+    name = f"hupai_test_{uuid.uuid4().hex[:12]}"
+    admin = create_engine(base, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(text(f'CREATE DATABASE "{name}"'))
+    head, _, _ = base.rpartition("/")
+    try:
+        yield f"{head}/{name}"
+    finally:
+        with admin.connect() as connection:
+            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+def fast_settings(url: str, **overrides: Any) -> Settings:
+    """No pauses for bots or between hands, so whole matches take a second (and the players, answering
+    as fast as the bots, need a higher message rate than people do)."""
+    values: dict[str, Any] = {
+        "bot_delay_seconds": 0.0,
+        "next_hand_seconds": 0.0,
+        "messages_per_second": 1000.0,
+    }
+    values.update(overrides)
+    return Settings(database_url=url, **values)
+
+
+@contextmanager
+def server(url: str, **overrides: Any) -> Iterator[TestClient]:
+    with TestClient(create_app(fast_settings(url, **overrides))) as client:
+        yield client
+
+
+def guest(client: TestClient, name: str) -> dict[str, str]:
+    """Log in a guest; the Authorization header that acts as them."""
+    response = client.post("/api/guest", json={"name": name})
+    assert response.status_code == 200, response.text
+    return {"Authorization": f"Bearer {response.json()['token']}"}
+
+
+def token_of(headers: dict[str, str]) -> str:
+    return headers["Authorization"].removeprefix("Bearer ")
+
+
+def new_room(client: TestClient, host: dict[str, str], **spec: Any) -> str:
+    response = client.post("/api/rooms", json=spec, headers=host)
+    assert response.status_code == 200, response.text
+    number: str = response.json()["number"]
+    return number
+
+
+def connect(
+    client: TestClient, number: str, headers: dict[str, str] | None, *, hand: int = -1, since: int = 0
+) -> WebSocketTestSession:
+    query = f"?hand={hand}&since={since}" + (f"&token={token_of(headers)}" if headers else "")
+    return client.websocket_connect(f"/api/rooms/{number}/ws{query}")
+
+
+def pick(legal: list[Message], rng: random.Random) -> Message:
+    """A player who always wins when they can and otherwise plays at random."""
+    wins = [action for action in legal if action["act"] == "hu"]
+    choice = wins[0] if wins else rng.choice(legal)
+    return {key: value for key, value in choice.items() if key != "seat"}
+
+
+def play_socket(
+    socket: WebSocketTestSession,
+    *,
+    seed: int = 0,
+    until: str = "match_end",
+    on_message: Callable[[Message], None] | None = None,
+    answer: bool = True,
+) -> list[Message]:
+    """Read messages, answering every prompt, until a message of type ``until``; all are returned."""
+    rng = random.Random(seed)
+    received: list[Message] = []
+    answered: set[int] = set()  # a prompt stays open (and is repeated) until answered: answer it once
+    while True:
+        message = socket.receive_json()
+        received.append(message)
+        if on_message is not None:
+            on_message(message)
+        if message["type"] == until:
+            return received
+        prompt = message.get("prompt")
+        if answer and message["type"] == "update" and prompt is not None and not prompt["automatic"]:
+            if prompt["seq"] in answered:
+                continue
+            answered.add(prompt["seq"])
+            socket.send_json({"type": "act", "seq": prompt["seq"], "action": pick(prompt["legal"], rng)})
+
+
+class PlayerThread(threading.Thread):
+    """One human at the table, playing on its own thread until the match ends."""
+
+    def __init__(self, socket: WebSocketTestSession, seed: int) -> None:
+        super().__init__(daemon=True)
+        self.socket = socket
+        self.seed = seed
+        self.messages: list[Message] = []
+        self.error: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            self.messages = play_socket(self.socket, seed=self.seed)
+        except BaseException as error:  # reported by the test
+            self.error = error

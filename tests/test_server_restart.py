@@ -1,0 +1,159 @@
+"""A real server process killed in the middle of a hand comes back with every table as it was."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from websockets.sync.client import ClientConnection
+from websockets.sync.client import connect as ws_connect
+
+from hupai.game.record import read_record, replay
+
+from .server_support import database, database_urls
+
+SERVE = """
+import sys, uvicorn
+from hupai.server.app import create_app
+from hupai.server.settings import Settings
+settings = Settings(database_url=sys.argv[1], bot_delay_seconds=0, next_hand_seconds=0)
+uvicorn.run(create_app(settings), host="127.0.0.1", port=int(sys.argv[2]), log_level="warning")
+"""
+RECV_SECONDS = 40  # a silent table is a failure; the slack is for a loaded CI machine
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@contextmanager
+def running_server(url: str, port: int) -> Iterator[subprocess.Popen[bytes]]:
+    process = subprocess.Popen([sys.executable, "-c", SERVE, url, str(port)], start_new_session=True)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=1).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline or process.poll() is not None:
+                    raise RuntimeError("the server did not start") from None
+                time.sleep(0.1)
+        yield process
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=10)
+
+
+def call(port: int, path: str, body: dict[str, Any] | None = None, token: str | None = None) -> Any:
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}{path}",
+        data=None if body is None else json.dumps(body).encode(),
+        headers={
+            "Content-Type": "application/json",
+            **({"Authorization": f"Bearer {token}"} if token else {}),
+        },
+        method="GET" if body is None else "POST",
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read())
+
+
+def next_prompt(
+    connection: ClientConnection, answered: set[int], events: dict[int, list[dict[str, Any]]]
+) -> dict[str, Any]:
+    """The next update asking this seat for a decision it has not answered (a prompt is repeated in
+    every update until answered); the events on the way are collected per hand."""
+    while True:
+        message: dict[str, Any] = json.loads(connection.recv(timeout=RECV_SECONDS))
+        if message["type"] != "update":
+            continue
+        events.setdefault(message["hand"], []).extend(message["events"])
+        prompt = message.get("prompt")
+        if prompt is not None and not prompt["automatic"] and prompt["seq"] not in answered:
+            return message
+
+
+@pytest.fixture(params=database_urls())
+def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    with database(request.param, tmp_path) as database_url:
+        yield database_url
+
+
+def test_a_killed_server_resumes_every_table_from_storage(url: str) -> None:
+    port = free_port()
+    with running_server(url, port) as process:
+        token = call(port, "/api/guest", {"name": "小明"})["token"]
+        number = call(port, "/api/rooms", {"preset": "nanjing", "hands": 4}, token)["number"]
+        call(port, f"/api/rooms/{number}/start", {}, token)
+        socket_url = f"ws://127.0.0.1:{port}/api/rooms/{number}/ws?token={token}"
+        events: dict[int, list[dict[str, Any]]] = {}
+        answered: set[int] = set()
+        with ws_connect(socket_url) as connection:
+            for _ in range(6):
+                message = next_prompt(connection, answered, events)
+                answered.add(message["prompt"]["seq"])
+                legal = message["prompt"]["legal"]
+                choice = next((action for action in legal if action["act"] == "pass"), legal[-1])
+                connection.send(
+                    json.dumps(
+                        {"type": "act", "seq": message["prompt"]["seq"], "action": without_seat(choice)}
+                    )
+                )
+            before = next_prompt(connection, answered, events)  # the table waits for this seat now
+        os.killpg(process.pid, signal.SIGKILL)  # no goodbye: whatever was not stored is lost
+        process.wait(timeout=10)
+
+    with running_server(url, port):
+        query = f"&hand={before['hand']}&since={len(events[before['hand']])}"
+        with ws_connect(socket_url + query) as connection:
+            after = next_prompt(connection, set(), {})
+            assert after["hand"] == before["hand"]
+            assert after["from"] == len(events[before["hand"]])
+            assert after["events"] == []
+            assert after["view"] == before["view"]
+            assert after["prompt"]["legal"] == before["prompt"]["legal"]
+            summary = play_out(connection, after)
+        assert summary["status"] == "finished"
+        record = call(port, f"/api/rooms/{number}/record")
+        replayed = replay(read_record(record))
+        assert replayed.match.totals == summary["totals"]
+        assert len(record["hands"]) == 4
+
+
+def without_seat(action: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in action.items() if key != "seat"}
+
+
+def play_out(connection: ClientConnection, message: dict[str, Any]) -> dict[str, Any]:
+    answered: set[int] = set()
+    while message["type"] != "match_end":
+        prompt = message.get("prompt")
+        if (
+            message["type"] == "update"
+            and prompt
+            and not prompt["automatic"]
+            and prompt["seq"] not in answered
+        ):
+            answered.add(prompt["seq"])
+            wins = [action for action in prompt["legal"] if action["act"] == "hu"]
+            choice = wins[0] if wins else prompt["legal"][-1]
+            connection.send(json.dumps({"type": "act", "seq": prompt["seq"], "action": without_seat(choice)}))
+        message = json.loads(connection.recv(timeout=RECV_SECONDS))
+        assert message["type"] not in ("error", "ignored"), message
+    return message
