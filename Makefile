@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test lint bench golden clean
+.PHONY: run test lint bench bench-server golden clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "hupai needs Python 3.11 or newer (set PYTHON=...)")'
@@ -28,6 +28,10 @@ bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e ".[bench]"
 	$(BIN)/python bench/hand.py
 	$(BIN)/python bench/selfplay.py
+
+# The server under 250 tables of network players (about two minutes); see bench/server_load.py.
+bench-server: $(STAMP)
+	$(BIN)/python bench/server_load.py
 
 # Regenerate the golden hand files (fixed seed; cross-checked against the `mahjong` package).
 golden: $(STAMP)

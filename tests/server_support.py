@@ -6,9 +6,16 @@ tests on that database too; each test gets its own empty schema.
 
 from __future__ import annotations
 
+import json
 import os
 import random
+import signal
+import socket
+import subprocess
+import sys
 import threading
+import time
+import urllib.request
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -147,3 +154,55 @@ class PlayerThread(threading.Thread):
             self.messages = play_socket(self.socket, seed=self.seed)
         except BaseException as error:  # reported by the test
             self.error = error
+
+
+# --- a real server process (uvicorn on a free port) -------------------------------------------------
+
+SERVE = """
+import sys
+from hupai.server.app import serve
+from hupai.server.settings import Settings
+settings = Settings(database_url=sys.argv[1], bot_delay_seconds=0, next_hand_seconds=0)
+serve(settings, port=int(sys.argv[2]), log_level="warning")
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@contextmanager
+def running_server(url: str, port: int) -> Iterator[subprocess.Popen[bytes]]:
+    process = subprocess.Popen([sys.executable, "-c", SERVE, url, str(port)], start_new_session=True)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=1).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline or process.poll() is not None:
+                    raise RuntimeError("the server did not start") from None
+                time.sleep(0.1)
+        yield process
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=10)
+
+
+def call(port: int, path: str, body: dict[str, Any] | None = None, token: str | None = None) -> Any:
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}{path}",
+        data=None if body is None else json.dumps(body).encode(),
+        headers={
+            "Content-Type": "application/json",
+            **({"Authorization": f"Bearer {token}"} if token else {}),
+        },
+        method="GET" if body is None else "POST",
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read())

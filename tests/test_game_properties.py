@@ -22,7 +22,7 @@ from hupai.game.actions import Action, DeclareReady, Discard, Kong, Pass, Pong, 
 from hupai.game.events import TileDrawn, TilesDealt
 from hupai.game.model import SEATS, HandState, Phase
 from hupai.game.record import write_record
-from hupai.game.view import events_for, view
+from hupai.game.view import SeatView, events_for, view
 from hupai.hand import shanten
 from hupai.rules import load_ruleset
 
@@ -118,6 +118,7 @@ def check_views(state: HandState, *, start: int, serialise: bool) -> None:
                 "claimed",
                 "ready",
             }
+            assert SeatView.from_dict(data) == seen  # what a network client rebuilds is the view
         for event in events_for(state, seat, start=start):
             if isinstance(event, TilesDealt) and event.seat != seat:
                 assert event.tiles is None
@@ -192,3 +193,4 @@ def test_full_view_only_after_the_hand_and_spectators_see_no_hand() -> None:
     opened = full_view(state)
     assert opened.hands is not None
     assert [len(hand) for hand in opened.hands] == [player.concealed_count for player in state.seats]
+    assert SeatView.from_dict(opened.as_dict()) == opened

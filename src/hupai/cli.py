@@ -401,16 +401,45 @@ def serve(
 ) -> None:
     """Start the multiplayer server: private rooms, bots in empty seats, stored games."""
     try:
-        import uvicorn
-
-        from hupai.server.app import create_app
+        from hupai.server.app import serve as serve_forever
         from hupai.server.settings import Settings
     except ImportError as error:  # the server's libraries are an extra
         _fail(f"the server needs its libraries: pip install 'hupai[server]' ({error.name} is missing)")
     settings = Settings.from_env(**({"database_url": database_url} if database_url else {}))
     console.print(f"[bold]hupai {__version__}[/] server at [bold]http://{host}:{port}/[/]")
     console.print(f"database: {_shown_url(settings.database_url)}")
-    uvicorn.run(create_app(settings), host=host, port=port, log_level="info", ws_max_size=65536)
+    serve_forever(settings, host=host, port=port)
+
+
+@app.command("bot")
+def network_bot(
+    server: Annotated[str, typer.Option(help="The server's address, e.g. http://127.0.0.1:8000.")],
+    room: Annotated[str, typer.Option(help="The 6-digit room number (房号).")],
+    level: Annotated[str, typer.Option(help="random, efficiency, strong, or cmd:<command line>.")] = "strong",
+    name: Annotated[str | None, typer.Option(help="Name at the table (default 电脑·<level>).")] = None,
+    seat: Annotated[int | None, typer.Option(min=0, max=3, help="Seat 0-3 (default: any free seat).")] = None,
+    seed: Annotated[int, typer.Option(help="Seed for the bot's own choices.")] = 0,
+) -> None:
+    """Join a room over the network as a bot, get ready, and play its whole match."""
+    from hupai.bots import BotError
+
+    try:
+        from hupai.server.netbot import NetworkBotError, run
+    except ImportError as error:
+        _fail(f"the network bot needs the server's libraries: pip install 'hupai[server]' ({error.name})")
+
+    def seated(place: int, details: dict[str, object]) -> None:
+        console.print(f"seat {place} in room {room}; ready, waiting for the host to start")
+
+    try:
+        summary = run(server, room, level, name=name, seat=seat, seed=seed, on_seated=seated)
+    except (NetworkBotError, BotError) as error:
+        _fail(str(error))
+    names = summary.get("names") or []
+    totals = summary.get("totals") or []
+    console.print(f"match {summary.get('status', 'over')}:")
+    for who, total in zip(names, totals, strict=False):
+        console.print(f"  {who}: {total:+d}")
 
 
 def _shown_url(url: str) -> str:

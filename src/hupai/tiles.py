@@ -213,6 +213,11 @@ def parse_tiles(text: str) -> list[int]:
     return tiles
 
 
+# Each tile's digit and suit letter, looked up rather than computed: views format many tiles per move.
+_DIGITS = tuple(str(_rank_of(tile)) for tile in range(NUM_TILES))
+_LETTERS = tuple(_SUIT_OF_TILE[tile].value for tile in range(NUM_TILES))
+
+
 def format_tiles(tiles: Iterable[int], *, sort: bool = False) -> str:
     """Write tiles in notation. Consecutive tiles of one suit share their letter; order is kept
     unless ``sort`` is set.
@@ -222,15 +227,17 @@ def format_tiles(tiles: Iterable[int], *, sort: bool = False) -> str:
     """
     ordered = list(tiles)
     for tile in ordered:
-        _check_tile(tile)
+        if not isinstance(tile, int) or not 0 <= tile < NUM_TILES:
+            _check_tile(tile)  # raises, naming the bad value
     if sort:
         ordered.sort()
+    letters = [_LETTERS[tile] for tile in ordered]
+    last = len(ordered) - 1
     parts: list[str] = []
     for position, tile in enumerate(ordered):
-        parts.append(str(_rank_of(tile)))
-        suit = _SUIT_OF_TILE[tile]
-        if position + 1 == len(ordered) or _SUIT_OF_TILE[ordered[position + 1]] is not suit:
-            parts.append(suit.value)
+        parts.append(_DIGITS[tile])
+        if position == last or letters[position + 1] != letters[position]:
+            parts.append(letters[position])
     return "".join(parts)
 
 

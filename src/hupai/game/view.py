@@ -11,11 +11,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from hupai.game.actions import Action, action_to_dict
+from hupai.game.actions import Action, action_from_dict, action_to_dict
 from hupai.game.engine import legal_actions
 from hupai.game.events import Event, event_to_dict, redact
 from hupai.game.model import HandState, MeldKind, Phase
-from hupai.tiles import NUM_KINDS, format_tiles
+from hupai.tiles import NUM_KINDS, format_tiles, parse_tiles
 
 __all__ = ["PublicMeld", "PublicSeat", "SeatView", "events_for", "full_view", "view"]
 
@@ -97,6 +97,50 @@ class SeatView:
             "hands": None if self.hands is None else [format_tiles(hand) for hand in self.hands],
             "options": dict(self.options),
         }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], *, options: Mapping[str, Any] | None = None) -> SeatView:
+        """The view :meth:`as_dict` wrote (a network client rebuilds what the server sent). Missing
+        ``legal`` and ``options`` (the server sends them apart) are taken as empty / ``options``."""
+
+        def tile(value: str | None) -> int | None:
+            return None if value is None else parse_tiles(value)[0]
+
+        def tiles(value: str | None) -> tuple[int, ...] | None:
+            return None if value is None else tuple(parse_tiles(value))
+
+        return cls(
+            seat=data["seat"],
+            ruleset=data["ruleset"],
+            dealer=data["dealer"],
+            multiplier=data["multiplier"],
+            phase=data["phase"],
+            turn=data["turn"],
+            live_tiles=data["live_tiles"],
+            seats=tuple(
+                PublicSeat(
+                    concealed_count=public["concealed_count"],
+                    flowers=tuple(parse_tiles(public["flowers"])),
+                    melds=tuple(
+                        PublicMeld(kind=meld["kind"], tile=tile(meld["tile"]), feeder=meld["from"])
+                        for meld in public["melds"]
+                    ),
+                    discards=tuple(parse_tiles(public["discards"])),
+                    claimed=tuple(public["claimed"]),
+                    ready=public["ready"],
+                )
+                for public in data["seats"]
+            ),
+            hand=tiles(data["hand"]),
+            drawn=tile(data["drawn"]),
+            open_tile=tile(data["open_tile"]),
+            open_from=data["open_from"],
+            legal=tuple(action_from_dict(action) for action in data.get("legal", ())),
+            deltas=tuple(data["deltas"]),
+            outcome=data["outcome"],
+            hands=None if data.get("hands") is None else tuple(tuple(parse_tiles(h)) for h in data["hands"]),
+            options=dict(data.get("options") or options or {}),
+        )
 
 
 def _sorted_tiles(counts: list[int]) -> tuple[int, ...]:

@@ -626,7 +626,7 @@ class Table:
             "hand": hand,
             "from": start,
             "events": events_as_dicts(events),
-            "view": view(state, connection.seat).as_dict(),
+            "view": _compact(view(state, connection.seat).as_dict()),
             "table": self._table_facts(),
         }
         pending = self.pending.get(connection.seat) if connection.seat is not None else None
@@ -655,6 +655,12 @@ class Table:
             "bank_ms": [int(bank * 1000) for bank in self.bank],
             "waiting_on": sorted(self.pending),
         }
+
+
+def _compact(seen: dict[str, Any]) -> dict[str, Any]:
+    """A view without what the client has elsewhere: the options (in the room's rule card) and the
+    legal actions (in the prompt). Keeps each update small, as every move sends one to every seat."""
+    return {key: value for key, value in seen.items() if key not in ("options", "legal")}
 
 
 def _error(code: str, message: str, **extra: Any) -> dict[str, Any]:
