@@ -9,6 +9,7 @@ from pathlib import Path
 from platformdirs import user_data_dir
 
 DATABASE_ENV = "HUPAI_DATABASE_URL"
+SECURE_COOKIES_ENV = "HUPAI_SECURE_COOKIES"  # "1" behind HTTPS
 
 
 def default_database_url() -> str:
@@ -21,16 +22,19 @@ def default_database_url() -> str:
 @dataclass(frozen=True, kw_only=True)
 class Settings:
     database_url: str
-    decision_seconds: float = 15.0  # the room's default per decision
     time_bank_seconds: float = 30.0  # each player's extra time for a whole match
     bot_delay_seconds: float = 0.8  # bots and 托管 seats wait this long, so people can follow the play
     next_hand_seconds: float = 6.0  # the settlement stays on screen before the next hand is dealt
     max_message_bytes: int = 4096
     messages_per_second: float = 20.0  # a client sending faster than this is told to slow down
     session_days: int = 30
-    secure_cookies: bool = False  # set behind HTTPS
+    secure_cookies: bool = False  # cookies only over HTTPS
 
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:
-        settings = cls(database_url=os.environ.get(DATABASE_ENV) or default_database_url())
+        """Settings from ``HUPAI_DATABASE_URL`` and ``HUPAI_SECURE_COOKIES``, then ``overrides``."""
+        settings = cls(
+            database_url=os.environ.get(DATABASE_ENV) or default_database_url(),
+            secure_cookies=os.environ.get(SECURE_COOKIES_ENV, "").strip().lower() in ("1", "true", "yes"),
+        )
         return replace(settings, **overrides)  # type: ignore[arg-type]

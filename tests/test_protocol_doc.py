@@ -1,0 +1,59 @@
+"""docs/protocol.md keeps up with the server: every route, message type and error code is in it."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from fastapi.routing import APIRoute, APIWebSocketRoute
+
+from hupai.server.app import create_app
+from hupai.server.protocol import INCOMING
+from hupai.server.settings import SECURE_COOKIES_ENV, Settings
+
+ROOT = Path(__file__).resolve().parents[1]
+DOC = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
+SERVER = ROOT / "src" / "hupai" / "server"
+
+
+def server_source() -> str:
+    return "\n".join(path.read_text(encoding="utf-8") for path in SERVER.glob("*.py"))
+
+
+def test_every_route_is_documented(tmp_path: Path) -> None:
+    app = create_app(Settings(database_url=f"sqlite:///{tmp_path / 'doc.sqlite3'}"))
+    routes = [route for route in app.routes if isinstance(route, APIRoute | APIWebSocketRoute)]
+    paths = {route.path for route in routes if route.path.startswith("/api/")}
+    assert len(paths) > 15
+    missing = sorted(path for path in paths if path not in DOC)
+    assert not missing, f"docs/protocol.md does not describe {missing}"
+
+
+def test_every_message_type_is_documented() -> None:
+    sent_by_server = set(re.findall(r'"type": "([a-z_]+)"', server_source())) | {"error"}
+    sent_by_client = set(re.findall(r'Literal\["([a-z_]+)"\]', server_source()))
+    assert {"act", "sync", "trustee", "ping"} <= sent_by_client
+    for kind in sent_by_server | sent_by_client:
+        assert f"| `{kind}` |" in DOC, f"message type {kind!r} is not in docs/protocol.md"
+    assert INCOMING.validate_python({"type": "ping"}).type == "ping"
+
+
+def test_every_error_code_is_documented() -> None:
+    codes = set(re.findall(r'_error\(\s*"([a-z_]+)"', server_source()))
+    codes |= set(re.findall(r'_refuse\(socket, \w+, "([a-z_]+)"', server_source()))
+    assert {"too_large", "illegal", "unauthorized"} <= codes
+    table = DOC.split("## Error codes", 1)[1]
+    missing = sorted(code for code in codes if f"| `{code}` |" not in table)
+    assert not missing, f"error codes missing from docs/protocol.md: {missing}"
+
+
+@pytest.mark.parametrize(("value", "secure"), [("1", True), ("true", True), ("", False), ("0", False)])
+def test_secure_cookies_from_the_environment(
+    monkeypatch: pytest.MonkeyPatch, value: str, secure: bool, tmp_path: Path
+) -> None:
+    monkeypatch.setenv(SECURE_COOKIES_ENV, value)
+    monkeypatch.setenv("HUPAI_DATABASE_URL", f"sqlite:///{tmp_path / 'x.sqlite3'}")
+    settings = Settings.from_env()
+    assert settings.secure_cookies is secure
+    assert settings.database_url.endswith("x.sqlite3")
