@@ -162,7 +162,9 @@ SERVE = """
 import sys
 from hupai.server.app import serve
 from hupai.server.settings import Settings
-settings = Settings(database_url=sys.argv[1], bot_delay_seconds=0, next_hand_seconds=0)
+settings = Settings(
+    database_url=sys.argv[1], bot_delay_seconds=0, next_hand_seconds=0, messages_per_second=1000
+)
 serve(settings, port=int(sys.argv[2]), log_level="warning")
 """
 

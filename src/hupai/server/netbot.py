@@ -27,6 +27,7 @@ from hupai.game.actions import action_from_dict, action_to_dict
 from hupai.game.view import SeatView
 
 RECONNECT_TRIES = 10
+SLOW_DOWN_SECONDS = 0.2
 
 
 class NetworkBotError(RuntimeError):
@@ -43,6 +44,7 @@ class Progress:
     options: dict[str, Any] = field(default_factory=dict)
     answered: set[int] = field(default_factory=set)
     decisions: int = 0
+    last_answer: str = ""
 
 
 class Api:
@@ -150,11 +152,15 @@ def _play_connected(
             return message
         elif kind == "error" and message.get("code") in ("unauthorized", "not_found"):
             raise NetworkBotError(message["message"])
+        elif kind == "error" and message.get("code") == "slow_down" and progress.last_answer:
+            time.sleep(SLOW_DOWN_SECONDS)  # the answer was dropped unread: send it again
+            socket.send(progress.last_answer)
         elif kind == "update":
             _follow(message, progress)
             answer = _answer(message, bot, progress)
             if answer is not None:
-                socket.send(json.dumps(answer))
+                progress.last_answer = json.dumps(answer)
+                socket.send(progress.last_answer)
     return None  # the server closed the socket: reconnect
 
 
