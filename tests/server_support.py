@@ -159,13 +159,12 @@ class PlayerThread(threading.Thread):
 # --- a real server process (uvicorn on a free port) -------------------------------------------------
 
 SERVE = """
-import sys
+import json, sys
 from hupai.server.app import serve
 from hupai.server.settings import Settings
-settings = Settings(
-    database_url=sys.argv[1], bot_delay_seconds=0, next_hand_seconds=0, messages_per_second=1000
-)
-serve(settings, port=int(sys.argv[2]), log_level="warning")
+settings = {"bot_delay_seconds": 0, "next_hand_seconds": 0, "messages_per_second": 1000}
+settings.update(json.loads(sys.argv[3]))
+serve(Settings(database_url=sys.argv[1], **settings), port=int(sys.argv[2]), log_level="warning")
 """
 
 
@@ -177,8 +176,11 @@ def free_port() -> int:
 
 
 @contextmanager
-def running_server(url: str, port: int) -> Iterator[subprocess.Popen[bytes]]:
-    process = subprocess.Popen([sys.executable, "-c", SERVE, url, str(port)], start_new_session=True)
+def running_server(url: str, port: int, **settings: Any) -> Iterator[subprocess.Popen[bytes]]:
+    """The server in its own process (fast settings unless ``settings`` say otherwise)."""
+    process = subprocess.Popen(
+        [sys.executable, "-c", SERVE, url, str(port), json.dumps(settings)], start_new_session=True
+    )
     try:
         deadline = time.monotonic() + 30
         while True:

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 SRC = Path(__file__).parent.parent / "src" / "hupai"
-CORE = ("tiles.py", "hand", "rules", "game", "bots")
+CORE = ("tiles.py", "calculator.py", "hand", "rules", "game", "bots")
 
 
 def _core_files() -> list[Path]:

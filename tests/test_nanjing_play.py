@@ -7,6 +7,7 @@ import pytest
 
 from hupai.game import HandState, IllegalAction, Match, Phase, legal_actions, verify
 from hupai.game.actions import Discard, Kong, Pong, Win
+from hupai.game.engine import win_refusal
 from hupai.game.events import FlowerRevealed, HandEnded, KongClaimed
 from hupai.game.stacking import stack_wall
 from hupai.rules import load_ruleset
@@ -132,8 +133,12 @@ def test_passing_a_win_blocks_wins_on_discards_until_ones_own_discard() -> None:
     assert Win(seat=3) not in legal_actions(state, 3)
     with pytest.raises(IllegalAction, match="过胡不胡"):
         verify(state, Win(seat=3))
+    reason = win_refusal(state, 3)  # shown to the player instead of a 胡 button
+    assert reason is not None and "过胡不胡" in reason
+    assert win_refusal(state, 1) is None  # seat 1's hand is not complete: nothing to explain
     play(state, "1 pass", "3 t", "0 t")  # seat 3 discards (the block ends); the dealer discards 6p
     assert Win(seat=3) in legal_actions(state, 3)
+    assert win_refusal(state, 3) is None
     free = table(hands, draws="3p6p1z6p", pass_win_restriction=False)
     play(free, "0 d 1p", "1 t", "3 pass", "2 t")
     assert Win(seat=3) in legal_actions(free, 3)

@@ -52,7 +52,7 @@ from hupai.hand import is_win, waits
 from hupai.rules.base import RuleSet, Transfer, WinVerdict
 from hupai.tiles import NUM_KINDS, format_tiles, tile_name
 
-__all__ = ["IllegalAction", "InvalidDeal", "legal_actions", "new_hand", "step", "verify"]
+__all__ = ["IllegalAction", "InvalidDeal", "legal_actions", "new_hand", "step", "verify", "win_refusal"]
 
 DEALER_TILES = 14
 HAND_TILES = 13
@@ -501,6 +501,25 @@ def _win_refusal(state: HandState, seat: int, tile: int | None, *, claim: bool) 
     if not is_win(player.counts):
         return "诈胡: the hand is not complete"
     return _judge_self_drawn(state, seat).reason
+
+
+def win_refusal(state: HandState, seat: int) -> str | None:
+    """Why ``seat`` may not win now although its hand is complete — on its own turn, or with the
+    tile open to claims — e.g. Nanjing's 小胡需门清或4个硬花 or 过胡不胡. None when the hand is not
+    complete or the win is allowed. Players are shown this instead of a missing 胡 button."""
+    player = state.seats[seat]
+    window = state.window
+    if state.phase is Phase.TURN and seat == state.turn:
+        if not is_win(player.counts) or Win(seat=seat) in legal_actions(state, seat):
+            return None
+        return _win_refusal(state, seat, None, claim=False)
+    if state.phase in (Phase.CLAIM, Phase.ROB) and window is not None and seat != window.discarder:
+        if not _completes(player.counts, window.tile):
+            return None
+        if Win(seat=seat) in window.options.get(seat, ()):
+            return None
+        return _win_refusal(state, seat, window.tile, claim=True) or None
+    return None
 
 
 # --- acting ------------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from hupai.game.events import Event, event_to_dict, redact
 from hupai.game.model import HandState, MeldKind, Phase
 from hupai.tiles import NUM_KINDS, format_tiles, parse_tiles
 
-__all__ = ["PublicMeld", "PublicSeat", "SeatView", "events_for", "full_view", "view"]
+__all__ = ["PublicMeld", "PublicSeat", "SeatView", "events_for", "full_view", "replay_view", "view"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,7 +206,15 @@ def full_view(state: HandState) -> SeatView:
     """Every hand open: only for a finished hand (replays)."""
     if state.phase is not Phase.ENDED:
         raise ValueError("all hands are shown only once the hand is over")
+    return replay_view(state)
+
+
+def replay_view(state: HandState) -> SeatView:
+    """Every hand open at any point of a hand: for replaying a hand that has finished (the caller
+    checks that it has: a hand in play must never be shown this way)."""
     base = view(state, None)
+    window = state.window
+    open_tile = window.tile if window is not None and state.phase is not Phase.DECLARE else None
     return SeatView(
         seat=None,
         ruleset=base.ruleset,
@@ -217,13 +225,13 @@ def full_view(state: HandState) -> SeatView:
         live_tiles=base.live_tiles,
         seats=_public_seats(state, None, everything=True),
         hand=None,
-        drawn=None,
-        open_tile=None,
-        open_from=None,
+        drawn=state.seats[state.turn].drawn if state.phase is Phase.TURN else None,
+        open_tile=open_tile,
+        open_from=window.discarder if open_tile is not None and window is not None else None,
         legal=(),
         deltas=base.deltas,
         outcome=base.outcome,
-        hands=base.hands,
+        hands=tuple(_sorted_tiles(player.counts) for player in state.seats),
         options=base.options,
     )
 

@@ -15,17 +15,22 @@ import logging
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Query, Request, Response, WebSocket, WebSocketDisconnect
-from fastapi.responses import JSONResponse, RedirectResponse
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 
 from hupai import __version__
+from hupai.calculator import WinSpec, score_win
 from hupai.rules import presets
+from hupai.rules.labels import option_labels
 from hupai.server.database import connect, migrate
-from hupai.server.protocol import INCOMING, Act, Ping, Sync, Trustee
+from hupai.server.protocol import INCOMING, ClientMessageType
+from hupai.server.replays import replay_frames
 from hupai.server.schemas import (
     BotIn,
     GuestIn,
@@ -36,16 +41,27 @@ from hupai.server.schemas import (
     RoomIn,
     RoomOut,
     RuleCardOut,
+    ScoreIn,
     SeatNumberIn,
     SitIn,
     UserOut,
     VoteIn,
 )
 from hupai.server.settings import Settings
-from hupai.server.store import Conflict, Forbidden, NotFound, Store, StoreError, Unauthorized, rule_card
+from hupai.server.store import (
+    BadRequest,
+    Conflict,
+    Forbidden,
+    NotFound,
+    Store,
+    StoreError,
+    Unauthorized,
+    rule_card,
+)
 from hupai.server.table import Connection, Dissolve, Escape, FromClient, Join, Leave, RoomChanged, Table
 
 log = logging.getLogger("hupai.server")
+WEB = Path(__file__).parent / "web"
 COOKIE = "hupai_session"
 CLOSE_UNAUTHORIZED = 4401
 CLOSE_NOT_FOUND = 4404
@@ -114,6 +130,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
 
     _routes(app, settings)
+    app.mount("/static", StaticFiles(directory=WEB), name="static")
     return app
 
 
@@ -193,8 +210,9 @@ def _login_response(response: Response, settings: Settings, user: UserOut, token
 
 def _routes(app: FastAPI, settings: Settings) -> None:  # noqa: PLR0915 - one place lists every route
     @app.get("/", include_in_schema=False)
-    async def home() -> RedirectResponse:
-        return RedirectResponse("/docs")
+    async def home() -> FileResponse:
+        """The browser client: one page of plain ES modules (no build step)."""
+        return FileResponse(WEB / "index.html", headers={"Cache-Control": "no-cache"})
 
     @app.get("/api/health")
     async def health() -> dict[str, Any]:
@@ -202,8 +220,20 @@ def _routes(app: FastAPI, settings: Settings) -> None:  # noqa: PLR0915 - one pl
 
     @app.get("/api/rulesets")
     async def rulesets() -> list[RuleCardOut]:
-        """Every preset's rule card: the options in force and their values."""
-        return [rule_card(name, {}) for name in presets()]
+        """Every preset's rule card: the options in force, their values, and their names in 中文 and
+        English (``labels``: option -> zh, en, help, and names of the values where they are words)."""
+        cards = [rule_card(name, {}) for name in presets()]
+        return [card.model_copy(update={"labels": option_labels(card.ruleset)}) for card in cards]
+
+    @app.post("/api/score")
+    async def score(body: ScoreIn) -> dict[str, Any]:
+        """The score calculator (算分器): a win described as at a real table, scored and paid under any
+        rule set, preset and options — the items, the payments with reasons, each player's change."""
+        try:
+            spec = WinSpec.from_dict(body.model_dump(by_alias=True))
+            return score_win(spec).as_dict()
+        except ValueError as error:
+            raise BadRequest(str(error)) from None
 
     # accounts
 
@@ -337,6 +367,20 @@ def _routes(app: FastAPI, settings: Settings) -> None:  # noqa: PLR0915 - one pl
         record = await run_in_threadpool(store.hand_record, number, index)
         return _json_file(record, f"hupai-{number}-{index + 1}.json" if download else None)
 
+    @app.get("/api/rooms/{number}/hands/{index}/replay")
+    async def hand_replay(number: str, index: int, store: StoreDep) -> dict[str, Any]:
+        """A finished hand, frame by frame with every hand open, for the replay viewer."""
+
+        def build() -> dict[str, Any]:
+            record = store.hand_record(number, index)
+            results = store.played_hands(number)
+            previous = results[index - 1]["winners"] if 0 < index <= len(results) else []
+            return replay_frames(
+                record, results[index], previous_winner=previous[0] if len(previous) == 1 else None
+            )
+
+        return await run_in_threadpool(build)
+
     @app.get("/api/rooms/{number}/record")
     async def match_record(number: str, store: StoreDep, download: bool = False) -> Response:
         record = await run_in_threadpool(store.match_record, number)
@@ -464,7 +508,7 @@ async def _read(
 
 def _check_frame(
     text: str, settings: Settings, bucket: _Bucket
-) -> tuple[Act | Sync | Trustee | Ping | None, dict[str, Any] | None]:
+) -> tuple[ClientMessageType | None, dict[str, Any] | None]:
     """The validated message, or the error to send back."""
     limit = settings.max_message_bytes
     if len(text.encode("utf-8", errors="replace")) > limit:

@@ -42,9 +42,17 @@ class Trustee(ClientMessage):
     on: bool
 
 
+class Hints(ClientMessage):
+    """Hints on or off for this connection: waits and their values, the best discards."""
+
+    type: Literal["hints"]
+    on: bool
+
+
 class Ping(ClientMessage):
     type: Literal["ping"]
 
 
-Incoming = Annotated[Act | Sync | Trustee | Ping, Field(discriminator="type")]
-INCOMING: TypeAdapter[Act | Sync | Trustee | Ping] = TypeAdapter(Incoming)
+ClientMessageType = Act | Sync | Trustee | Hints | Ping
+Incoming = Annotated[ClientMessageType, Field(discriminator="type")]
+INCOMING: TypeAdapter[ClientMessageType] = TypeAdapter(Incoming)

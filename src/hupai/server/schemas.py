@@ -80,6 +80,7 @@ class RuleCardOut(BaseModel):
     en: str
     options: dict[str, Any]  # every option in force (the preset's with the room's changes)
     changed: dict[str, Any]  # the room's changes to the preset
+    labels: dict[str, Any] | None = None  # names and help per option (in /api/rulesets only)
 
 
 class RoomOut(BaseModel):
@@ -102,3 +103,38 @@ class HistoryEntry(BaseModel):
     rank: int | None
     hands_played: int
     created_at: str
+
+
+class MeldIn(Strict):
+    kind: Literal["pung", "pong", "exposed_kong", "added_kong", "concealed_kong"]
+    tile: str = Field(max_length=4)
+    from_: int | None = Field(default=None, alias="from", ge=0, le=3)
+
+
+class ScoreIn(Strict):
+    """A win described for the score calculator (算分器); see :class:`hupai.calculator.WinSpec`."""
+
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True, populate_by_name=True)
+
+    preset: str = Field(default="nanjing", max_length=40)
+    options: dict[str, Any] = Field(default_factory=dict)
+    seat: int = Field(default=0, ge=0, le=3)
+    dealer: int = Field(default=0, ge=0, le=3)
+    hand: str = Field(max_length=80, description="the concealed tiles without the winning tile")
+    win_tile: str = Field(max_length=4)
+    how: str = Field(default="self_drawn", max_length=30)
+    from_: int | None = Field(default=None, alias="from", ge=0, le=3)
+    melds: list[MeldIn] = Field(default_factory=list, max_length=4)
+    flowers: str = Field(default="", max_length=40)
+    kongs: list[int | None] = Field(default_factory=list, max_length=4)
+    first_turn: bool = False
+    ready: bool = False
+    multiplier: int = Field(default=1, ge=1, le=1024)
+    haidi: bool = False
+    tiles_left: int | None = Field(default=None, ge=0, le=144)
+    others_melds: dict[str, list[MeldIn]] = Field(default_factory=dict, max_length=3)
+    discarded: str = Field(default="", max_length=200)
+    code_tiles: str = Field(default="", max_length=40)
+    horse_tiles: str = Field(default="", max_length=40)
+    fish_tiles: str = Field(default="", max_length=40)
+    previous_winner: int | None = Field(default=None, ge=0, le=3)

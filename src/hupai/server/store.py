@@ -37,6 +37,10 @@ class StoreError(Exception):
         self.message = message
 
 
+class BadRequest(StoreError):
+    """A request that cannot be carried out as asked (the message says why)."""
+
+
 class NotFound(StoreError):
     status = 404
     code = "not_found"
@@ -101,7 +105,7 @@ def room_out(room: Room) -> RoomOut:
             SeatOut(
                 seat=seat.seat,
                 user_id=seat.user_id,
-                name=seat.user.name if seat.user is not None else _bot_name(seat.bot_level),
+                name=seat.user.name if seat.user is not None else _bot_name(seat.bot_level, seat.seat),
                 bot=seat.bot_level,
                 ready=seat.ready,
                 wants_dissolve=seat.wants_dissolve,
@@ -112,13 +116,15 @@ def room_out(room: Room) -> RoomOut:
     )
 
 
-def _bot_name(level: str | None) -> str | None:
+def _bot_name(level: str | None, seat: int) -> str | None:
+    """A bot's name at the table: numbered by seat, so three bots are told apart (winds move with the
+    dealer; seat numbers do not)."""
     if level is None:
         return None
     from hupai.bots import LEVELS
 
     bot = LEVELS[level]
-    return f"电脑·{getattr(bot, 'zh', level)}"
+    return f"电脑{seat + 1}·{getattr(bot, 'zh', level)}"
 
 
 class Store:
@@ -370,7 +376,7 @@ class Store:
                 if place.user is not None:
                     names.append(place.user.name)
                 else:
-                    names.append(_bot_name(place.bot_level) or f"座位{place.seat}")
+                    names.append(_bot_name(place.bot_level, place.seat) or f"座位{place.seat}")
             return Seating(
                 names=tuple(names),
                 users=tuple(place.user_id for place in room.seats),
@@ -423,7 +429,8 @@ class Store:
             room.finished_at = utcnow()
             order = sorted(range(SEATS), key=lambda seat: -totals[seat])
             for place in room.seats:
-                name = place.user.name if place.user is not None else _bot_name(place.bot_level) or ""
+                bot = _bot_name(place.bot_level, place.seat) or ""
+                name = place.user.name if place.user is not None else bot
                 db.merge(
                     Result(
                         room_id=room_id,

@@ -25,14 +25,15 @@ from typing import Any
 from hupai.bots import make_bot, trustee_action
 from hupai.bots.base import Bot
 from hupai.game.actions import Action, ActionParseError, Pass, action_from_dict, action_to_dict
-from hupai.game.engine import IllegalAction, abandon, legal_actions, step, verify
+from hupai.game.engine import IllegalAction, abandon, legal_actions, step, verify, win_refusal
 from hupai.game.match import Match
 from hupai.game.model import HandState, Phase
 from hupai.game.record import ESCAPE, HandRecord, MatchRecord, write_record
 from hupai.game.record import Escape as EscapeAct
 from hupai.game.view import events_as_dicts, events_for, full_view, view
 from hupai.rules import load_ruleset
-from hupai.server.protocol import Act, Ping, Sync, Trustee
+from hupai.server.hints import seat_hints
+from hupai.server.protocol import Act, ClientMessageType, Hints, Ping, Sync, Trustee
 from hupai.server.schemas import RoomOut
 from hupai.server.settings import Settings
 from hupai.server.store import Seating, Store
@@ -52,6 +53,9 @@ class Connection:
         self.sent_events = since  # how many of that hand's events it has
         self.outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         self.closed = False
+        self.hints = False  # the player asked for hints
+        self.hints_for: tuple[Any, ...] | None = None  # what the last hints were computed for
+        self.last_hints: dict[str, Any] | None = None
 
     def send(self, message: dict[str, Any]) -> None:
         if self.closed:
@@ -83,7 +87,7 @@ class Leave:
 @dataclass(frozen=True)
 class FromClient:
     connection: Connection
-    message: Act | Sync | Trustee | Ping
+    message: ClientMessageType
 
 
 @dataclass(frozen=True)
@@ -534,7 +538,7 @@ class Table:
             await self.resume()
             self._broadcast_update()
 
-    async def _from_client(self, connection: Connection, message: Act | Sync | Trustee | Ping) -> None:
+    async def _from_client(self, connection: Connection, message: ClientMessageType) -> None:
         if isinstance(message, Ping):
             connection.send({"type": "pong"})
         elif isinstance(message, Sync):
@@ -543,6 +547,9 @@ class Table:
             self._send_update(connection)
         elif isinstance(message, Trustee):
             await self._trustee(connection, message.on)
+        elif isinstance(message, Hints):
+            connection.hints = message.on
+            self._send_update(connection)
         else:
             await self._act(connection, message)
 
@@ -629,6 +636,12 @@ class Table:
             "view": _compact(view(state, connection.seat).as_dict()),
             "table": self._table_facts(),
         }
+        if connection.seat is not None and state.phase is not Phase.ENDED:
+            refusal = win_refusal(state, connection.seat)
+            if refusal is not None:
+                message["win_blocked"] = refusal  # a complete hand that may not win: say why
+        if connection.hints and connection.seat is not None and state.phase is not Phase.ENDED:
+            message["hints"] = self._hints(connection, state, hand)
         pending = self.pending.get(connection.seat) if connection.seat is not None else None
         if pending is not None:
             message["prompt"] = {
@@ -638,6 +651,19 @@ class Table:
                 "automatic": pending.automatic,
             }
         connection.send(message)
+
+    def _hints(self, connection: Connection, state: HandState, hand: int) -> dict[str, Any] | None:
+        """The seat's hints, recomputed only when its tiles or the wall's length changed."""
+        assert connection.seat is not None
+        player = state.seats[connection.seat]
+        key = (hand, tuple(player.counts), len(player.melds), len(player.flowers), state.live_tiles)
+        if key != connection.hints_for:
+            connection.hints_for = key
+            try:
+                connection.last_hints = seat_hints(state, connection.seat)
+            except ValueError:  # nothing to hint at this moment (e.g. mid-kong)
+                connection.last_hints = None
+        return connection.last_hints
 
     def _table_facts(self) -> dict[str, Any]:
         match = self.match

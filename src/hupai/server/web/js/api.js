@@ -1,0 +1,66 @@
+// The server's HTTP API (docs/protocol.md). The session is the HttpOnly cookie the server sets.
+
+export class ApiError extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+
+async function call(method, path, body) {
+  const response = await fetch(path, {
+    method,
+    credentials: "same-origin",
+    headers: body === undefined ? {} : { "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = null;
+  }
+  if (!response.ok) throw new ApiError(response.status, explain(response.status, data));
+  return data;
+}
+
+function explain(status, data) {
+  if (data && data.error && data.error.message) return data.error.message;
+  if (data && Array.isArray(data.detail) && data.detail.length) {
+    const first = data.detail[0];
+    return `${(first.loc || []).slice(1).join(".")}: ${first.msg}`;
+  }
+  return `HTTP ${status}`;
+}
+
+export const api = {
+  me: () => call("GET", "/api/me"),
+  guest: (name) => call("POST", "/api/guest", { name }),
+  logout: () => call("POST", "/api/logout", {}),
+  history: () => call("GET", "/api/me/history"),
+  rulesets: () => call("GET", "/api/rulesets"),
+  createRoom: (spec) => call("POST", "/api/rooms", spec),
+  room: (number) => call("GET", `/api/rooms/${number}`),
+  sit: (number, seat) => call("POST", `/api/rooms/${number}/sit`, seat === undefined ? {} : { seat }),
+  bots: (number, seat, level) =>
+    call("POST", `/api/rooms/${number}/bots`, seat === undefined ? { level } : { seat, level }),
+  remove: (number, seat) => call("POST", `/api/rooms/${number}/remove`, { seat }),
+  ready: (number, ready) => call("POST", `/api/rooms/${number}/ready`, { ready }),
+  start: (number) => call("POST", `/api/rooms/${number}/start`, {}),
+  leave: (number) => call("POST", `/api/rooms/${number}/leave`, {}),
+  dissolve: (number, agree) => call("POST", `/api/rooms/${number}/dissolve`, { agree }),
+  hands: (number) => call("GET", `/api/rooms/${number}/hands`),
+  replay: (number, index) => call("GET", `/api/rooms/${number}/hands/${index}/replay`),
+  score: (spec) => call("POST", "/api/score", spec),
+};
+
+// The logged-in user, or null.
+export async function currentUser() {
+  try {
+    return await api.me();
+  } catch (error) {
+    if (error.status === 401) return null;
+    throw error;
+  }
+}

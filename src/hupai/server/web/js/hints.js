@@ -1,0 +1,37 @@
+// Hints (a toggle at the table): the waits with how many are left and what each would score, and the
+// discards that keep the best shanten and the most accepting tiles. The server computes them for the
+// seat (docs/protocol.md, `hints`).
+
+import { t } from "./i18n.js";
+import { tileSvg } from "./tiles.js";
+import { escapeHtml } from "./util.js";
+
+const WORDS = {
+  zh: { waits: "听牌", left: "剩{n}张", selfDrawn: "自摸", discard: "点炮", discards: "出牌建议", shanten: "向听", accepting: "进张{n}张", ready: "听牌" },
+  en: { waits: "Waits", left: "{n} left", selfDrawn: "self-drawn", discard: "on a discard", discards: "Best discards", shanten: "to go", accepting: "{n} tiles help", ready: "ready" },
+};
+
+function word(key, n) {
+  const lang = document.documentElement.lang.startsWith("zh") ? "zh" : "en";
+  return WORDS[lang][key].replace("{n}", String(n));
+}
+
+export function hintsHtml(hints) {
+  const waits = (hints.waits || [])
+    .map((wait) => {
+      const value = (amount, label) => (amount === null || amount === undefined ? "" : `${label} +${amount}`);
+      const worth = [value(wait.self_drawn, word("selfDrawn")), value(wait.discard, word("discard"))].filter(Boolean).join(" · ");
+      return `<li class="wait" data-tile="${wait.tile}">${tileSvg(wait.tile, { extra: "small" })} ${word("left", wait.left)}` +
+        `${worth ? ` · ${escapeHtml(worth)}` : ""}${wait.refusal ? ` <span class="muted">${escapeHtml(wait.refusal)}</span>` : ""}</li>`;
+    })
+    .join("");
+  const discards = (hints.discards || [])
+    .slice(0, 5)
+    .map((option) => `<li class="discard-hint" data-tile="${option.tile}">${tileSvg(option.tile, { extra: "small" })} ` +
+      `${option.shanten === 0 ? word("ready") : `${option.shanten} ${word("shanten")}`} · ${word("accepting", option.accepting)}</li>`)
+    .join("");
+  return `<aside class="hints" data-role="hints-panel"><h3>${t("table.hints")}</h3>
+    ${waits ? `<h4>${word("waits")}</h4><ul>${waits}</ul>` : ""}
+    ${discards ? `<h4>${word("discards")}</h4><ul>${discards}</ul>` : ""}
+  </aside>`;
+}

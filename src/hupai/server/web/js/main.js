@@ -1,0 +1,50 @@
+// The page: a small hash router over the lobby, a room (waiting room and table), history, replays and
+// the score calculator. Each view is a module with `show(root, params)` returning a cleanup function.
+
+import { language, setLanguage, t, translate } from "./i18n.js";
+import { escapeHtml } from "./util.js";
+
+const ROUTES = [
+  [/^#\/room\/(\d{6})$/, () => import("./room.js")],
+  [/^#\/replay\/(\d{6})\/(\d+)$/, () => import("./replay.js")],
+  [/^#\/history$/, () => import("./history.js")],
+  [/^#\/calc$/, () => import("./calc.js")],
+  [/^.*$/, () => import("./lobby.js")],
+];
+
+let cleanup = null;
+
+async function route() {
+  const root = document.getElementById("app");
+  const hash = location.hash || "#/";
+  for (const [pattern, load] of ROUTES) {
+    const match = hash.match(pattern);
+    if (!match) continue;
+    if (cleanup) cleanup();
+    cleanup = null;
+    root.innerHTML = `<p class="muted">${t("common.loading")}</p>`;
+    try {
+      const view = await load();
+      cleanup = (await view.show(root, match.slice(1))) || null;
+    } catch (error) {
+      root.innerHTML = `<p class="error">${t("common.error")}: ${escapeHtml(error.message)}</p>`;
+    }
+    return;
+  }
+}
+
+function showLanguage() {
+  document.getElementById("lang").textContent = language() === "zh" ? "EN" : "中文";
+  translate();
+}
+
+document.getElementById("lang").addEventListener("click", () => {
+  setLanguage(language() === "zh" ? "en" : "zh");
+  showLanguage();
+  window.dispatchEvent(new Event("languagechange-hupai"));
+});
+
+window.addEventListener("hashchange", route);
+setLanguage(language());
+showLanguage();
+route();

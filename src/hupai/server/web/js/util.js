@@ -1,0 +1,26 @@
+// Small helpers shared by the views.
+
+export function escapeHtml(text) {
+  return String(text ?? "").replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+let toastTimer = null;
+export function toast(message, kind = "info") {
+  const box = document.getElementById("toast");
+  box.textContent = message;
+  box.className = kind;
+  box.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => (box.hidden = true), 4000);
+}
+
+// Build an element from HTML (one root).
+export function html(markup) {
+  const template = document.createElement("template");
+  template.innerHTML = markup.trim();
+  return template.content.firstElementChild;
+}
+
+export function signed(value) {
+  return value > 0 ? `+${value}` : String(value);
+}
