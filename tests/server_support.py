@@ -80,6 +80,13 @@ def server(url: str, **overrides: Any) -> Iterator[TestClient]:
         yield client
 
 
+@contextmanager
+def sqlite_server(folder: Path) -> Iterator[TestClient]:
+    """A fast server on a fresh SQLite file in ``folder`` (tests that need no PostgreSQL run)."""
+    with server(f"sqlite:///{folder / 'hupai.sqlite3'}") as client:
+        yield client
+
+
 def guest(client: TestClient, name: str) -> dict[str, str]:
     """Log in a guest; the Authorization header that acts as them."""
     response = client.post("/api/guest", json={"name": name})

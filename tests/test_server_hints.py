@@ -12,12 +12,12 @@ from fastapi.testclient import TestClient
 from hupai.hand import shanten, waits
 from hupai.tiles import parse_counts, parse_tiles
 
-from .server_support import Message, connect, guest, new_room, play_socket, server
+from .server_support import Message, connect, guest, new_room, play_socket, sqlite_server
 
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    with server(f"sqlite:///{tmp_path / 'hints.sqlite3'}") as test_client:
+    with sqlite_server(tmp_path) as test_client:
         yield test_client
 
 

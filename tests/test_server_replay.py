@@ -12,12 +12,12 @@ from fastapi.testclient import TestClient
 from hupai.game.record import read_record
 from hupai.tiles import parse_tiles
 
-from .server_support import connect, guest, new_room, play_socket, server
+from .server_support import connect, guest, new_room, play_socket, sqlite_server
 
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    with server(f"sqlite:///{tmp_path / 'replay.sqlite3'}") as test_client:
+    with sqlite_server(tmp_path) as test_client:
         yield test_client
 
 

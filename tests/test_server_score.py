@@ -8,14 +8,14 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from .server_support import server
+from .server_support import sqlite_server
 
 NJ_01 = {"preset": "nanjing", "hand": "123m234m789m11z56m", "win_tile": "7m", "flowers": "6z7z7z1f"}
 
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    with server(f"sqlite:///{tmp_path / 'score.sqlite3'}") as test_client:
+    with sqlite_server(tmp_path) as test_client:
         yield test_client
 
 

@@ -116,6 +116,12 @@ def test_a_whole_hand_by_clicking_then_its_replay(page: Page, base_url: str) -> 
     page.check('[data-role="hints"]')  # hints: the dealer holds 14, so the best discards are shown
     expect(page.locator('[data-role="hints-panel"] .discard-hint').first).to_be_visible()
     page.screenshot(path=ARTIFACTS / "table.png")
+    drawn = page.locator(".hand-tile.playable").last
+    drawn.click()  # the first tap only picks the tile …
+    expect(page.locator(".hand-tile.selected")).to_have_count(1)
+    expect(page.locator(".hand-tile")).to_have_count(14)
+    page.locator(".hand-tile.selected").click()  # … the second discards it
+    expect(page.locator('.seat.bottom [data-role="discards"] svg.tile')).to_have_count(1)
 
     play_hand_by_clicking(page)
     sheet = page.locator('[data-role="hand-end"]')
