@@ -19,13 +19,16 @@ def table(
     *,
     draws: str = "",
     replacements: str = "",
+    pizi: str = "",
     dealer: int = 0,
     multiplier: int = 1,
     preset: str = "nanjing",
     **options: Any,
 ) -> HandState:
     ruleset = load_ruleset(preset, options)
-    deal, wall = stack_wall(ruleset, dealer=dealer, hands=hands, draws=draws, replacements=replacements)
+    deal, wall = stack_wall(
+        ruleset, dealer=dealer, hands=hands, draws=draws, replacements=replacements, pizi=pizi
+    )
     return new_hand(ruleset, dealer=dealer, deal=deal, wall=wall, multiplier=multiplier)
 
 

@@ -53,15 +53,17 @@ def melds_of(melds: Sequence[Meld]) -> tuple[MeldSpec, ...]:
 
 def spec_from_win(preset: str, options: Mapping[str, Any], state: HandState, win: WinResult) -> WinSpec:
     """What a player at the table could say about a win the engine played: tiles, melds, flowers, how it
-    came, the kongs before it, whether it was in the first go-round, 报听, the multiplier, the tiles left,
-    what lies on the table, and the code/horse/fish tiles turned."""
+    came, the kongs (and Enshi lays) before it, whether it was in the first go-round, 报听, the
+    multiplier, the tiles left, what lies on the table (Enshi: the 痞子 turned up and every seat's lays),
+    and the code/horse/fish tiles turned."""
     context = win.context
     seat = context.seat
     player = state.seats[seat]
     kongs = tuple(feeder for what, feeder in context.replacement_chain if what == "kong")
+    lays = sum(1 for what, _ in context.replacement_chain if what == "lay")
     steps = {what for what, _ in context.replacement_chain}
     if context.kind is WinKind.SELF_DRAWN:
-        if kongs:
+        if kongs or lays:
             how = WinHow.KONG_REPLACEMENT
         elif "flower_kong" in steps:
             how = WinHow.FLOWER_KONG_REPLACEMENT
@@ -119,6 +121,9 @@ def spec_from_win(preset: str, options: Mapping[str, Any], state: HandState, win
         horse_tiles=tuple(extras.get("maima", ())),
         fish_tiles=tuple(extras.get("fishing", ())),
         previous_winner=state.previous_winner,
+        pizi=state.pizi,
+        laid={other: tuple(state.seats[other].laid) for other in range(4) if state.seats[other].laid},
+        lays_before=lays,
     )
 
 
@@ -267,7 +272,7 @@ BAD: list[tuple[dict[str, Any], str]] = [
         {**NANNING, "melds": [{"kind": "concealed_kong", "tile": "5p", "from": 2}], "hand": "123456m1789s"},
         "melds: a concealed kong of 5p (五筒) has no feeder",
     ),
-    ({**NANNING, "melds": [{"kind": "chow", "tile": "5p", "from": 0}]}, "melds: unknown meld kind 'chow'"),
+    ({**NANNING, "melds": [{"kind": "chow", "tile": "5p", "from": 0}]}, "melds: these rules have no chow"),
     ({**NANNING, "how": "kong_replacement"}, "a kong_replacement win (杠开) needs the kong"),
     ({**NANNING, "kongs": [None]}, "kongs: a chain of kongs goes with kong_replacement"),
     ({**NANJING, "how": "flower_replacement"}, "a flower_replacement win needs the flower"),

@@ -36,12 +36,15 @@ def tiles_in_play(state: HandState) -> Counter[int]:
     for player in state.seats:
         found.update({kind: count for kind, count in enumerate(player.counts) if count})
         for meld in player.melds:
-            found[meld.tile] += 4 if meld.kind.is_kong else 3
+            found.update(meld.kind.tiles(meld.tile))
         found.update(player.flowers)
+        found.update(player.laid)
         found.update(
             tile for tile, claimed in zip(player.discards, player.discard_claimed, strict=True) if not claimed
         )
     found.update(state.wall[state.front : state.back + 1])
+    if state.pizi is not None:
+        found[state.pizi] += 1
     return found
 
 
@@ -117,6 +120,8 @@ def check_views(state: HandState, *, start: int, serialise: bool) -> None:
                 "discards",
                 "claimed",
                 "ready",
+                "laid",
+                "multiplier",
             }
             assert SeatView.from_dict(data) == seen  # what a network client rebuilds is the view
         for event in events_for(state, seat, start=start):
@@ -129,7 +134,7 @@ def check_views(state: HandState, *, start: int, serialise: bool) -> None:
     assert spectator.legal == ()
 
 
-@pytest.mark.parametrize("preset", ["nanjing", "nanjing-002", "nanning", "nanning-004"])
+@pytest.mark.parametrize("preset", ["nanjing", "nanjing-002", "nanning", "nanning-004", "enshi"])
 def test_random_play_keeps_every_invariant(preset: str) -> None:
     ruleset = load_ruleset(preset)
     full_set = Counter(ruleset.tile_set())

@@ -14,11 +14,16 @@ from typing import Any
 import pytest
 
 from hupai.rules import RuleError, load_ruleset, presets
+from hupai.rules.enshi import labels as enshi_labels
 from hupai.rules.labels import option_labels
 from hupai.rules.nanjing import labels as nanjing_labels
 from hupai.rules.nanning import labels as nanning_labels
 
-LABEL_MODULES: dict[str, ModuleType] = {"nanjing": nanjing_labels, "nanning": nanning_labels}
+LABEL_MODULES: dict[str, ModuleType] = {
+    "nanjing": nanjing_labels,
+    "nanning": nanning_labels,
+    "enshi": enshi_labels,
+}
 PRESETS = sorted(presets())
 CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 HELP_MAX = 90
@@ -158,7 +163,7 @@ def test_output_shape() -> None:
     assert option_labels("nanning")["fishing"]["zh"] == "钓鱼"
 
 
-@pytest.mark.parametrize("name", ["enshi", "nj", "nanjing-002", ""])
+@pytest.mark.parametrize("name", ["es", "nj", "nanjing-002", ""])
 def test_unknown_ruleset_is_a_key_error(name: str) -> None:
     with pytest.raises(KeyError):
         option_labels(name)

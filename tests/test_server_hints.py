@@ -10,8 +10,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from hupai.hand import shanten, waits
+from hupai.server.hints import seat_hints
 from hupai.tiles import parse_counts, parse_tiles
 
+from .helpers import table
 from .server_support import Message, connect, guest, new_room, play_socket, sqlite_server
 
 
@@ -72,8 +74,28 @@ def test_hints_name_real_waits_and_sound_discards(client: TestClient, preset: st
             else:
                 action = {key: value for key, value in prompt["legal"][-1].items() if key != "seat"}
             socket.send_json({"type": "act", "seq": prompt["seq"], "action": action})
-    assert checked["discards"] > 20
-    assert checked["waits"] > 0
+    assert checked["discards"] > 20  # (whether this random deal reaches ready is chance: see below)
+
+
+@pytest.mark.parametrize(
+    ("preset", "hand", "pizi", "wanted"),
+    [
+        ("nanjing", "123m456p789s1122z3s", "", {"1z": 2, "2z": 2}),  # after letting 3s go
+        ("enshi", "123m456p789s11s4m6m9p", "5m", None),  # a 赖子 (6m) helps the 4m: ready after 9p
+    ],
+)
+def test_hints_on_a_ready_hand(preset: str, hand: str, pizi: str, wanted: dict[str, int] | None) -> None:
+    state = table({0: hand}, preset=preset, pizi=pizi)
+    hints = seat_hints(state, 0)
+    assert hints["discards"][0]["shanten"] == 0
+    waits = {wait["tile"]: wait for wait in hints["waits"]}
+    assert waits, "a ready hand has waits"
+    if wanted is not None:
+        assert {tile: wait["left"] for tile, wait in waits.items()} == wanted
+    for wait in waits.values():
+        assert wait["self_drawn"] is None or wait["self_drawn"] > 0
+    if pizi:
+        assert all(option["tile"] != pizi for option in hints["discards"])  # a 痞子 is laid, not let go
 
 
 def test_hints_are_off_unless_asked(client: TestClient) -> None:

@@ -185,6 +185,7 @@ def test_the_score_calculator(page: Page, base_url: str) -> None:
     page.click('header [data-i18n="nav.calc"]')
     form = page.locator('[data-role="calc-form"]')
     expect(form).to_be_visible()
+    form.locator('select[name="preset"]').select_option("nanjing")
     # NJ-01 (seed 002): 门清混一色 with four hard flowers, self-drawn: 20 + 8 + 40 + 20 = 88 a share.
     form.locator('input[name="hand"]').click()
     for code in ["1m", "2m", "3m", "2m", "3m", "4m", "7m", "8m", "9m", "1z", "1z", "5m", "6m"]:
@@ -208,3 +209,17 @@ def test_the_score_calculator(page: Page, base_url: str) -> None:
     page.locator('.meld-row input[name="tile"]').fill("5p")
     form.locator('button[type="submit"]').click()
     expect(page.locator('[data-role="calc-refused"]')).to_contain_text("小胡需门清或4个硬花")
+
+
+def test_an_enshi_hand_shows_the_pizi_and_laizi(page: Page, base_url: str) -> None:
+    enter(page, base_url, "恩施人")
+    create_room_with_bots(page, "enshi")
+    page.click('[data-role="start"]')
+    wild = page.locator('[data-role="wild"]')
+    expect(wild).to_be_visible()  # 痞子 and 赖子 in the middle of the table
+    expect(wild.locator("svg.tile")).to_have_count(2)
+    assert "痞子" in wild.inner_text() and "赖子" in wild.inner_text()
+    page.screenshot(path=ARTIFACTS / "enshi-table.png")
+    play_hand_by_clicking(page)
+    expect(page.locator('[data-role="hand-end"]')).to_be_visible()
+    page.screenshot(path=ARTIFACTS / "enshi-hand-end.png", full_page=True)

@@ -22,6 +22,17 @@ self-drawn win and a win on the next seat's discard would bring, or why that win
 ...     "melds": [{"kind": "pung", "tile": "9p", "from": 2}], "win_tile": "9m", "how": "discard", "from": 2}))
 >>> refused.allowed, refused.reason[:10]
 (False, '小胡需门清或4个硬花')
+
+Enshi (一痞二赖) tables name the 痞子 turned up (its successor, here 6m, is the wildcard 赖子) and the tiles
+each seat laid; ``lays_before`` says the winning replacement came right after a lay (杠开). ES-11: seat 2
+laid the 痞子, seat 0 a 赖子, and each loser pays by their own multiplier:
+
+>>> es11 = score_win(WinSpec.from_dict(
+...     {"preset": "enshi", "pizi": "5m", "laid": {"0": "6m", "2": "5m"}, "seat": 2,
+...      "hand": "12m6m345p678p4s", "melds": [{"kind": "pung", "tile": "7s", "from": 0}],
+...      "win_tile": "4s", "how": "kong_replacement", "lays_before": 1}))
+>>> [(item.zh, item.value) for item in es11.sheet.items], es11.deltas
+([('小斜', 3), ('下痞子', 2), ('杠开', 2)], (-48, -12, 72, -12))
 """
 
 from __future__ import annotations
@@ -74,7 +85,7 @@ class WinHow(Enum):
     SELF_DRAWN = "self_drawn"  # 自摸: drawn from the wall
     DISCARD = "discard"  # 点炮: on a discard (Nanjing's 快照/三清 are found by themselves, as at the table)
     ROBBED_KONG = "robbed_kong"  # 抢杠: the fourth tile of another player's added kong
-    KONG_REPLACEMENT = "kong_replacement"  # 杠开: the replacement tile after one's own kong(s)
+    KONG_REPLACEMENT = "kong_replacement"  # 杠开: the replacement after one's own kong(s) or lays (Enshi)
     FLOWER_REPLACEMENT = "flower_replacement"  # 小杠开 (Nanjing): the replacement after a flower
     FLOWER_KONG_REPLACEMENT = "flower_kong_replacement"  # 花杠开 (Nanjing): after completing a flower kong
     CLAIM = "claim"  # Nanjing 快照/三清: claiming the discard as a set is itself the win
@@ -144,9 +155,10 @@ class WinSpec:
         without flowers refuse any.
     ``kong_chain``
         The kongs made in a row just before the win, as their feeders (None for a concealed kong),
-        oldest first: for ``KONG_REPLACEMENT`` the winner's own (default: its last meld, which must be
-        a kong); for ``DISCARD`` the discarder's kongs right before that discard (Nanning 杠上炮); for
-        ``ROBBED_KONG`` the robbed player's kongs before the one robbed. Empty otherwise.
+        oldest first: for ``KONG_REPLACEMENT`` the winner's own (default: its last kong in ``melds``;
+        an added kong keeps its pung's place); for ``DISCARD`` the discarder's kongs right before that
+        discard (Nanning 杠上炮); for ``ROBBED_KONG`` the robbed player's kongs before the one robbed.
+        Empty otherwise.
     ``first_turn``
         The win came in the first go-round, before any claim: a self-drawn win on the dealer's first
         14 tiles (天胡) or on a non-dealer's first draw (Nanning 地胡), or a win on the dealer's very
@@ -175,6 +187,21 @@ class WinSpec:
         (钓鱼: the four set aside, or the three counted). Exactly as many as the rules turn.
     ``previous_winner``
         The last hand's winner (Nanning seed 004's 钓鱼 counts from it).
+    ``pizi``
+        The tile turned up after the deal (Enshi 痞子; required where the rule set turns one up, refused
+        elsewhere). Its successor is the wildcard (赖子, e.g. 5m → 6m, 9m → 1m): 赖子 in ``hand`` stand for
+        any tile. The turned-up tile is out of play, so it uses one of the four copies. A 痞子 in the
+        winner's hand is a possible description the rules refuse (有痞子不能胡).
+    ``laid``
+        The tiles each seat laid out of its hand this hand (Enshi 下痞子/下赖子), the winner's and the
+        others': only 痞子 and 赖子. Each multiplies the layer's stake; they count among the tiles used.
+    ``lays_before``
+        The lays made in a row just before the win, each followed by its replacement (they count with
+        ``kong_chain``): for ``KONG_REPLACEMENT`` the winner's own — 杠开 on the replacement after laying
+        a 痞子/赖子 (with ``lays_before`` and no ``kong_chain`` the replacement came after the lays alone;
+        give ``kong_chain`` too when kongs were made in the same run); for ``DISCARD`` the discarder's
+        lays right before that discard (杠上炮); for ``ROBBED_KONG`` the robbed player's lays before the
+        kong. At most the lays ``laid`` lists for that seat.
     """
 
     ruleset: str = "nanjing"
@@ -199,6 +226,9 @@ class WinSpec:
     horse_tiles: tuple[int, ...] = ()
     fish_tiles: tuple[int, ...] = ()
     previous_winner: int | None = None
+    pizi: int | None = None
+    laid: Mapping[int, tuple[int, ...]] = field(default_factory=dict)
+    lays_before: int = 0
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> WinSpec:
@@ -207,7 +237,8 @@ class WinSpec:
         ``{"kind", "tile", "from"}``), ``flowers``, ``kongs`` (the kong chain's feeders),
         ``first_turn``, ``ready``, ``multiplier``, ``haidi``, ``tiles_left``, ``others_melds``
         (``{"2": [melds]}``), ``discarded``, ``code_tiles``, ``horse_tiles``, ``fish_tiles``,
-        ``previous_winner``. Raises ValueError naming the field at fault."""
+        ``previous_winner``, ``pizi`` (a tile; ``""`` for none), ``laid`` (``{"0": "5m6m"}``),
+        ``lays_before``. Raises ValueError naming the field at fault."""
         return _spec_from_dict(data)
 
     def as_dict(self) -> dict[str, Any]:
@@ -238,6 +269,9 @@ class WinSpec:
             "horse_tiles": format_tiles(self.horse_tiles),
             "fish_tiles": format_tiles(self.fish_tiles),
             "previous_winner": self.previous_winner,
+            "pizi": format_tiles([self.pizi]) if self.pizi is not None else "",
+            "laid": {str(seat): format_tiles(tiles) for seat, tiles in sorted(self.laid.items())},
+            "lays_before": self.lays_before,
         }
         return out
 
@@ -320,6 +354,15 @@ def _calculate(spec: WinSpec, ruleset: RuleSet, *, trusted: bool) -> Calculation
     seat, tile = spec.seat, spec.win_tile
     if spec.how.self_drawn:
         return _score(state, _context(spec, state, counts, WinKind.SELF_DRAWN))
+    if tile in (state.pizi, state.laizi):
+        word = "痞子" if tile == state.pizi else "赖子"
+        kind = WinKind.ROBBED_KONG if spec.how is WinHow.ROBBED_KONG else WinKind.DISCARD
+        return _refused(
+            spec,
+            kind,
+            f"a {word} ({tile_name(tile)}, {format_tiles([tile])}) is laid, never discarded or konged, and "
+            f"nobody claims or wins on one (even a {word} let go at the end of the wall)",
+        )
     if spec.how is WinHow.ROBBED_KONG:
         assert spec.from_seat is not None
         if not ruleset.kong_can_be_robbed(state, spec.from_seat, tile):
@@ -342,7 +385,7 @@ def _calculate(spec: WinSpec, ruleset: RuleSet, *, trusted: bool) -> Calculation
         return _score(state, _context(spec, state, counts, WinKind.INSTANT))
     # On a discard, as the engine does: an ordinary win, or a claim that wins at once (快照/三清),
     # whichever pays the winner more.
-    kinds = [WinKind.DISCARD] if counts[tile] < 4 and _completes(counts, tile) else []
+    kinds = [WinKind.DISCARD] if counts[tile] < 4 and _completes(counts, tile, state.laizi) else []
     if instant:
         kinds.append(WinKind.INSTANT)
     if not kinds:
@@ -363,10 +406,20 @@ def _paid(result: Calculation) -> int:
     return sum(transfer.amount for transfer in result.transfers if transfer.payee == result.seat)
 
 
-def _completes(counts: Sequence[int], tile: int) -> bool:
+def _completes(counts: Sequence[int], tile: int, wild: int | None) -> bool:
+    """Whether ``tile`` completes the hand, the wildcards (Enshi 赖子) as jokers. A held 痞子 counts as a
+    plain tile here: the rules then refuse the win with their reason (有痞子不能胡)."""
     after = list(counts)
     after[tile] += 1
-    return is_win(after)
+    return _shape(after, wild)
+
+
+def _shape(counts: Sequence[int], wild: int | None) -> bool:
+    if wild is None:
+        return is_win(counts)
+    rest = list(counts)
+    jokers, rest[wild] = rest[wild], 0
+    return is_win(rest, jokers=jokers)
 
 
 def _score(state: HandState, context: WinContext) -> Calculation:
@@ -463,13 +516,13 @@ def _validate(spec: WinSpec, ruleset: RuleSet) -> None:
             raise ValueError(f"flowers: {_show(tile)} is not a flower in {name} mahjong")
     if len(spec.melds) > MAX_MELDS:
         raise ValueError(f"melds: a hand has at most {MAX_MELDS} melds, not {len(spec.melds)}")
-    _check_melds("melds", spec.melds, seat, playable)
+    _check_melds("melds", spec.melds, seat, playable, chow=ruleset.chow)
     for other, melds in spec.others_melds.items():
         if not _seat_ok(other) or other == seat:
             raise ValueError(f"others_melds: {other!r} is not another seat (0-3, not the winner {seat})")
         if len(melds) > MAX_MELDS:
             raise ValueError(f"others_melds: seat {other} has at most {MAX_MELDS} melds, not {len(melds)}")
-        _check_melds(f"others_melds of seat {other}", melds, other, playable)
+        _check_melds(f"others_melds of seat {other}", melds, other, playable, chow=ruleset.chow)
     wanted = HAND_TILES - 3 * len(spec.melds)
     if len(spec.hand) != wanted:
         shown = f"with {len(spec.melds)} meld{'s' if len(spec.melds) != 1 else ''}"
@@ -478,6 +531,7 @@ def _validate(spec: WinSpec, ruleset: RuleSet) -> None:
             "before the winning tile (give the winning tile as win_tile, not in the hand)"
         )
     _check_how(spec, ruleset)
+    _check_wild(spec, ruleset, playable)
     if not isinstance(spec.multiplier, int) or isinstance(spec.multiplier, bool) or spec.multiplier < 1:
         raise ValueError(f"multiplier is a whole number of at least 1, not {spec.multiplier!r}")
     if spec.tiles_left is not None:
@@ -494,12 +548,24 @@ def _show(tile: object) -> str:
 
 
 def _check_melds(
-    label: str, melds: Sequence[MeldSpec], owner: int, playable: Callable[[str, Sequence[int]], None]
+    label: str,
+    melds: Sequence[MeldSpec],
+    owner: int,
+    playable: Callable[[str, Sequence[int]], None],
+    *,
+    chow: bool,
 ) -> None:
     for meld in melds:
         if not isinstance(meld.kind, MeldKind):
             raise ValueError(f"{label}: {meld.kind!r} is not a meld kind")
-        playable(label, [meld.tile])
+        if meld.kind is MeldKind.CHOW:
+            if not chow:
+                raise ValueError(f"{label}: these rules have no chow (吃)")
+            if meld.tile >= 27 or meld.tile % 9 > 6:
+                raise ValueError(
+                    f"{label}: a chow is named by its lowest tile, 1-7 of a suit, not {_show(meld.tile)}"
+                )
+        playable(label, list(meld.kind.tiles(meld.tile)))
         if meld.kind is MeldKind.CONCEALED_KONG:
             if meld.feeder is not None:
                 raise ValueError(f"{label}: a concealed kong of {_show(meld.tile)} has no feeder ('from')")
@@ -507,6 +573,57 @@ def _check_melds(
             raise ValueError(
                 f"{label}: the {meld.kind.value} of {_show(meld.tile)} needs 'from', the seat that "
                 f"discarded it (0-3, not seat {owner} itself), not {meld.feeder!r}"
+            )
+
+
+def _check_wild(spec: WinSpec, ruleset: RuleSet, playable: Callable[[str, Sequence[int]], None]) -> None:
+    """The turned-up 痞子 and the tiles laid (Enshi): given exactly where the rules have them."""
+    name = ruleset.name
+    if ruleset.indicator is None:
+        if spec.pizi is not None:
+            raise ValueError(f"pizi: {name} mahjong turns up no 痞子 (wildcard indicator)")
+        if any(spec.laid.values()):
+            raise ValueError(f"laid: {name} mahjong has no 痞子 or 赖子 to lay")
+        if spec.lays_before:
+            raise ValueError(f"lays_before: {name} mahjong has no 痞子 or 赖子 to lay")
+        return
+    if spec.pizi is None:
+        raise ValueError(
+            f'pizi: {name} mahjong turns up a 痞子 after the deal; say which tile it is (e.g. "5m": '
+            "then the 赖子 is 6m)"
+        )
+    playable("pizi", [spec.pizi])
+    pizi, laizi = spec.pizi, ruleset.wild_of(spec.pizi)
+    special = f"the 痞子 {_show(pizi)} and the 赖子 {_show(laizi)}"
+    for other, tiles in spec.laid.items():
+        if not _seat_ok(other):
+            raise ValueError(f"laid: {other!r} is not a seat 0-3")
+        playable(f"laid by seat {other}", tiles)
+        for laid in tiles:
+            if laid not in (pizi, laizi):
+                raise ValueError(f"laid: seat {other} laid {_show(laid)}; only {special} are laid")
+    melds = [*spec.melds, *(meld for melds in spec.others_melds.values() for meld in melds)]
+    for meld in melds:
+        if pizi in meld.kind.tiles(meld.tile) or laizi in meld.kind.tiles(meld.tile):
+            raise ValueError(
+                f"melds: the {meld.kind.value} of {_show(meld.tile)} holds a 痞子 or 赖子; a chow, pung or "
+                f"kong is made of natural tiles ({special} are laid, never claimed or konged)"
+            )
+    lays = spec.lays_before
+    if not isinstance(lays, int) or isinstance(lays, bool) or lays < 0:
+        raise ValueError(f"lays_before is a whole number of at least 0, not {lays!r}")
+    if lays:
+        how = spec.how
+        if how not in (WinHow.KONG_REPLACEMENT, WinHow.DISCARD, WinHow.ROBBED_KONG):
+            raise ValueError(
+                "lays_before: lays just before the win go with kong_replacement (杠开), discard (杠上炮) "
+                "or robbed_kong"
+            )
+        layer = spec.seat if how is WinHow.KONG_REPLACEMENT else spec.from_seat
+        made = len(spec.laid.get(layer, ())) if layer is not None else 0
+        if lays > made:
+            raise ValueError(
+                f"lays_before: {lays} lays in a row, but laid lists {made} tile(s) for seat {layer}"
             )
 
 
@@ -531,9 +648,10 @@ def _check_how(spec: WinSpec, ruleset: RuleSet) -> None:
         )
     if how is WinHow.KONG_REPLACEMENT:
         kongs = [meld for meld in spec.melds if meld.kind.is_kong]
-        if not spec.melds or not spec.melds[-1].kind.is_kong:
+        if not spec.lays_before and not kongs:
             raise ValueError(
-                "a kong_replacement win (杠开) needs the kong: the winner's last meld must be a kong"
+                "a kong_replacement win (杠开) needs the kong: the winner has no kong among its melds"
+                + (" (or give lays_before: a 杠开 after laying a 痞子/赖子)" if ruleset.indicator else "")
             )
         if len(spec.kong_chain) > len(kongs):
             raise ValueError(
@@ -589,10 +707,12 @@ def _chain(spec: WinSpec) -> list[tuple[str, int | None]]:
     if how is WinHow.FLOWER_KONG_REPLACEMENT:
         return [("flower_kong", None)]
     feeders = list(spec.kong_chain)
-    if how is WinHow.KONG_REPLACEMENT and not feeders:
-        last = spec.melds[-1]
+    if how is WinHow.KONG_REPLACEMENT and not feeders and not spec.lays_before:
+        last = [meld for meld in spec.melds if meld.kind.is_kong][-1]  # an added kong keeps its pung's place
         feeders = [None if last.kind is MeldKind.CONCEALED_KONG else last.feeder]
-    return [("kong", feeder) for feeder in feeders]
+    # The engine records a lay as ("lay", None); the order within the run does not change a score.
+    lays: list[tuple[str, int | None]] = [("lay", None)] * spec.lays_before
+    return lays + [("kong", feeder) for feeder in feeders]
 
 
 def _build(spec: WinSpec, ruleset: RuleSet, *, trusted: bool) -> tuple[HandState, list[int]]:
@@ -638,8 +758,12 @@ def _used(spec: WinSpec, others: Mapping[int, Sequence[MeldSpec]]) -> Counter[in
     used[spec.win_tile] += 1
     used.update(spec.flowers)
     used.update(spec.discarded)
+    if spec.pizi is not None:
+        used[spec.pizi] += 1  # turned up after the deal, out of play
+    for tiles in spec.laid.values():
+        used.update(tiles)
     for meld in [*spec.melds, *(meld for melds in others.values() for meld in melds)]:
-        used[meld.tile] += 4 if meld.kind.is_kong else 3
+        used.update(meld.kind.tiles(meld.tile))
     return used
 
 
@@ -647,8 +771,9 @@ def _check_copies(used: Counter[int], full: Counter[int], name: str) -> None:
     for kind, count in sorted(used.items()):
         if count > full[kind]:
             raise ValueError(
-                f"{_show(kind)} is used {count} times (hand, winning tile, melds, flowers, discards and "
-                f"code/horse/fish tiles together); a {name} set has only {full[kind]}"
+                f"{_show(kind)} is used {count} times (hand, winning tile, melds, flowers, discards, "
+                f"tiles laid, the turned-up 痞子 and code/horse/fish tiles together); a {name} set has "
+                f"only {full[kind]}"
             )
 
 
@@ -668,6 +793,8 @@ def _seats(spec: WinSpec, counts: Sequence[int], others: Mapping[int, Sequence[M
         seats[other].melds = [
             Meld(meld.kind, meld.tile, meld.feeder, index) for index, meld in enumerate(melds)
         ]
+    for other, laid in spec.laid.items():
+        seats[other].laid = list(laid)
     if how is WinHow.ROBBED_KONG:
         assert spec.from_seat is not None
         seats[spec.from_seat].counts[tile] += 1  # the fourth tile, in hand while it may be robbed
@@ -746,6 +873,8 @@ def _table(spec: WinSpec, ruleset: RuleSet, seats: list[SeatState], *, room: int
         claims_made=claims_made,
         discards_made=discards_made,
         previous_winner=spec.previous_winner,
+        pizi=spec.pizi,
+        laizi=None if spec.pizi is None else ruleset.wild_of(spec.pizi),
     )
     if how.self_drawn:
         first = _tianhu(spec)
@@ -772,7 +901,9 @@ def _table(spec: WinSpec, ruleset: RuleSet, seats: list[SeatState], *, room: int
 
 def _lay_wall(state: HandState, placed: Mapping[int, int], pool: list[int], *, trusted: bool) -> None:
     """Lay the wall: [drawn already | live tiles and the reserved tail | tiles set aside (钓鱼)], with
-    the described code, horse and fish tiles where the rules will turn them."""
+    the described code, horse and fish tiles where the rules will turn them, and the turned-up 痞子 out
+    of play where the engine leaves it: just past the back end (``pizi_flip`` "back": the wall's last
+    tile, before any set aside), or just before the front ("front": the wall's first)."""
     positions = len(state.wall)
     segment = state.back + 1
     prefix = len(pool) - (positions - len(placed))
@@ -792,6 +923,13 @@ def _lay_wall(state: HandState, placed: Mapping[int, int], pool: list[int], *, t
     state.wall = wall
     state.front = prefix
     state.back = prefix + segment - 1
+    if state.pizi is not None:
+        if state.ruleset.indicator == "front":
+            wall.insert(state.front, state.pizi)
+            state.front += 1
+            state.back += 1
+        else:
+            wall.insert(state.back + 1, state.pizi)
 
 
 _EXTRAS = {
@@ -851,6 +989,9 @@ def win_values(
     multiplier come from the state, as does how many tiles the wall will still hold at that draw or
     discard (海底) — assuming nobody claims in between. Nanning's code tiles, horses and fish are not
     known before the win: the values leave them out (as if they hit nobody else and not the winner).
+    On Enshi tables the seat's 赖子 are wildcards in its waits (only tiles of the set are listed), and
+    the 痞子, the 赖子 and every seat's lays come from the state; a self-drawn value is a plain draw
+    (not a 杠开). A seat holding a 痞子 sees its waits refused (有痞子不能胡: lay it first).
     """
     if not _seat_ok(seat):
         raise ValueError(f"seat is a seat 0-3, not {seat!r}")
@@ -874,14 +1015,7 @@ def win_values(
     if not _seat_ok(discarder) or discarder == seat:
         raise ValueError(f"discarder is another seat 0-3, not {discarder!r}")
     ruleset = _hint_ruleset(state.ruleset)
-    tiles = set(waits(counts))
-    if not player.ready:
-        probe = copy.copy(state)
-        probe.seats = list(state.seats)
-        mine = copy.copy(player)
-        mine.counts = counts
-        probe.seats[seat] = mine
-        tiles.update(kind for kind in range(NUM_KINDS) if ruleset.instant_win_on_claim(probe, seat, kind))
+    tiles = _hint_tiles(state, ruleset, seat, counts)
     discarded = [
         out
         for other in state.seats
@@ -910,6 +1044,8 @@ def win_values(
         },
         discarded=tuple(discarded),
         previous_winner=state.previous_winner,
+        pizi=state.pizi,
+        laid={other: tuple(state.seats[other].laid) for other in range(SEATS) if state.seats[other].laid},
     )
     own_draws = _draws_until(state, seat, own=True)
     their_draws = _draws_until(state, discarder, own=False)
@@ -955,6 +1091,25 @@ def win_values(
     return found
 
 
+def _hint_tiles(state: HandState, ruleset: RuleSet, seat: int, counts: list[int]) -> set[int]:
+    """The tiles that would win for ``seat`` holding ``counts``: its waits (the 赖子 as wildcards, only
+    kinds of the set), and tiles whose claim alone would win (Nanjing 快照/三清)."""
+    if state.laizi is None:
+        tiles = set(waits(counts))
+    else:
+        kinds = sorted({kind for kind in ruleset.tile_set() if kind < NUM_KINDS})
+        tiles = {kind for kind in kinds if counts[kind] < 4 and _completes(counts, kind, state.laizi)}
+    player = state.seats[seat]
+    if not player.ready:
+        probe = copy.copy(state)
+        probe.seats = list(state.seats)
+        mine = copy.copy(player)
+        mine.counts = counts
+        probe.seats[seat] = mine
+        tiles.update(kind for kind in range(NUM_KINDS) if ruleset.instant_win_on_claim(probe, seat, kind))
+    return tiles
+
+
 def _replace(
     base: WinSpec, tile: int, how: WinHow, from_seat: int | None, *, first_turn: bool, tiles_left: int
 ) -> WinSpec:
@@ -976,6 +1131,8 @@ def _replace(
         others_melds=base.others_melds,
         discarded=base.discarded,
         previous_winner=base.previous_winner,
+        pizi=base.pizi,
+        laid=base.laid,
     )
 
 
@@ -1014,6 +1171,11 @@ def _unseen(state: HandState, seat: int, counts: Sequence[int], discarded: Seque
     unseen = [4 - counts[kind] for kind in range(NUM_KINDS)]
     for out in discarded:
         unseen[out] -= 1
+    if state.pizi is not None:
+        unseen[state.pizi] -= 1  # turned up for everyone to see
+    for player in state.seats:
+        for laid in player.laid:
+            unseen[laid] -= 1
     for other, player in enumerate(state.seats):
         for meld in player.melds:
             if (
@@ -1021,7 +1183,8 @@ def _unseen(state: HandState, seat: int, counts: Sequence[int], discarded: Seque
                 or meld.kind is not MeldKind.CONCEALED_KONG
                 or state.ruleset.concealed_kongs_public
             ):
-                unseen[meld.tile] -= 4 if meld.kind.is_kong else 3
+                for tile in meld.kind.tiles(meld.tile):
+                    unseen[tile] -= 1
     return [max(count, 0) for count in unseen]
 
 
@@ -1061,6 +1224,9 @@ _KEYS = (
     "horse_tiles",
     "fish_tiles",
     "previous_winner",
+    "pizi",
+    "laid",
+    "lays_before",
 )
 
 
@@ -1100,6 +1266,20 @@ def _spec_from_dict(data: Mapping[str, Any]) -> WinSpec:
         except (TypeError, ValueError):
             raise ValueError(f"others_melds: {key!r} is not a seat 0-3") from None
         others_melds[other] = _melds(f"others_melds of seat {other}", melds)
+    pizi_text = data.get("pizi") or ""
+    pizi = _tiles("pizi", pizi_text)
+    if len(pizi) > 1:
+        raise ValueError(f'pizi is the one tile turned up, e.g. "5m", not {pizi_text!r}')
+    laid_in = data.get("laid") or {}
+    if not isinstance(laid_in, Mapping):
+        raise ValueError('laid is an object: seat -> the tiles it laid, e.g. {"0": "5m6m"}')
+    laid: dict[int, tuple[int, ...]] = {}
+    for key, tiles in laid_in.items():
+        try:
+            layer = int(key)
+        except (TypeError, ValueError):
+            raise ValueError(f"laid: {key!r} is not a seat 0-3") from None
+        laid[layer] = tuple(_tiles(f"laid by seat {layer}", tiles or ""))
     kongs = data.get("kongs") or []
     if not isinstance(kongs, list):
         raise ValueError(
@@ -1128,6 +1308,9 @@ def _spec_from_dict(data: Mapping[str, Any]) -> WinSpec:
         horse_tiles=tuple(_tiles("horse_tiles", data.get("horse_tiles") or "")),
         fish_tiles=tuple(_tiles("fish_tiles", data.get("fish_tiles") or "")),
         previous_winner=_optional_int("previous_winner", data.get("previous_winner")),
+        pizi=pizi[0] if pizi else None,
+        laid=MappingProxyType(laid),
+        lays_before=_int("lays_before", data.get("lays_before", 0)),
     )
 
 

@@ -284,10 +284,11 @@ def replay(
 
 
 def _item_names(ruleset: str) -> dict[str, str]:
+    from hupai.rules.enshi.items import ITEMS as ENSHI_ITEMS
     from hupai.rules.nanjing.items import ITEMS as NANJING_ITEMS
     from hupai.rules.nanning.items import ITEMS as NANNING_ITEMS
 
-    table = NANJING_ITEMS if ruleset == "nanjing" else NANNING_ITEMS
+    table = {"nanjing": NANJING_ITEMS, "enshi": ENSHI_ITEMS}.get(ruleset, NANNING_ITEMS)
     return {key: f"{zh} {en}" for key, (zh, en, _) in table.items()}
 
 

@@ -168,12 +168,15 @@ def _check(state: HandState, full_set: Counter[int]) -> None:
     for player in state.seats:
         found.update({kind: count for kind, count in enumerate(player.counts) if count})
         for meld in player.melds:
-            found[meld.tile] += 4 if meld.kind.is_kong else 3
+            found.update(meld.kind.tiles(meld.tile))
         found.update(player.flowers)
+        found.update(player.laid)
         found.update(
             t for t, claimed in zip(player.discards, player.discard_claimed, strict=True) if not claimed
         )
     found.update(state.wall[state.front : state.back + 1])
+    if state.pizi is not None:
+        found[state.pizi] += 1  # turned up after the deal, out of play
     found.update(
         state.wall[len(state.wall) - state.ruleset.set_aside_tiles :] if state.ruleset.set_aside_tiles else ()
     )

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from hupai.game.actions import Action
+from hupai.game.model import MeldKind
 from hupai.game.view import SeatView
 from hupai.tiles import NUM_KINDS
 
@@ -41,5 +42,20 @@ def unseen_from(view: SeatView) -> list[int]:
                 unseen[tile] -= 1
         for meld in public.melds:
             if meld.tile is not None:
-                unseen[meld.tile] -= 4 if "kong" in meld.kind else 3
+                for tile in MeldKind(meld.kind).tiles(meld.tile):
+                    unseen[tile] -= 1
+        for tile in public.laid:
+            unseen[tile] -= 1
+    if view.pizi is not None:
+        unseen[view.pizi] -= 1  # the turned-up 痞子 is out of play
     return [max(count, 0) for count in unseen]
+
+
+def natural_counts(view: SeatView) -> tuple[list[int], int]:
+    """The seat's hand as counts without its wildcards (Enshi 赖子), and how many wildcards it holds.
+    (A 痞子 held stays in the counts, keeping the hand's size; the bots lay it at the first chance.)"""
+    counts = counts_of(view.hand or ())
+    jokers = 0
+    if view.laizi is not None:
+        jokers, counts[view.laizi] = counts[view.laizi], 0
+    return counts, jokers

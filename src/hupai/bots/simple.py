@@ -6,8 +6,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from hupai.bots.base import counts_of, unseen_from
-from hupai.game.actions import Action, DeclareReady, Discard, Kong, Pass, Pong, Win
+from hupai.bots.base import natural_counts, unseen_from
+from hupai.game.actions import Action, Chow, DeclareReady, Discard, Kong, Lay, Pass, Pong, Win
 from hupai.game.view import SeatView
 from hupai.hand import shanten
 from hupai.hand.efficiency import accepting_tiles
@@ -31,14 +31,21 @@ def first_of(legal: Sequence[Action], kind: type) -> Action | None:
     return next((action for action in legal if isinstance(action, kind)), None)
 
 
-def best_discard(counts: list[int], discards: Sequence[Discard], unseen: Sequence[int]) -> Discard:
-    """The discard that leaves the fewest tiles to go, then the most unseen tiles that help."""
+def best_discard(
+    counts: list[int], discards: Sequence[Discard], unseen: Sequence[int], *, jokers: int = 0
+) -> Discard:
+    """The discard that leaves the fewest tiles to go, then the most unseen tiles that help
+    (``jokers``: wildcards held apart from ``counts``, Enshi's 赖子)."""
     best: tuple[int, int, int] | None = None
     chosen = discards[0]
     for action in discards:
         counts[action.tile] -= 1
-        after = shanten(counts)
-        accepted = sum(copies for _, copies in accepting_tiles(counts, unseen=unseen)) if after >= 0 else 0
+        after = shanten(counts, jokers=jokers)
+        accepted = (
+            sum(copies for _, copies in accepting_tiles(counts, unseen=unseen, jokers=jokers))
+            if after >= 0
+            else 0
+        )
         counts[action.tile] += 1
         key = (after, -accepted, action.tile)
         if best is None or key < best:
@@ -65,57 +72,70 @@ class EfficiencyBot:
         ready = first_of(legal, DeclareReady)
         if ready is not None:
             return ready
-        counts = counts_of(view.hand or ())
+        lay = next((a for a in legal if isinstance(a, Lay) and a.tile == view.pizi), None)
+        if lay is not None or (legal and all(isinstance(a, Lay) for a in legal)):
+            return lay or legal[0]  # a 痞子 only multiplies and never helps the hand: lay it at once
+        counts, jokers = natural_counts(view)
         unseen = unseen_from(view)
         discards = [action for action in legal if isinstance(action, Discard)]
         if discards:
-            now = shanten(counts)
+            now = shanten(counts, jokers=jokers)
             for action in legal:
                 if (
                     isinstance(action, Kong)
                     and action.tile is not None
-                    and kong_keeps_shanten(counts, action.tile, now)
+                    and kong_keeps_shanten(counts, action.tile, now, jokers=jokers)
                 ):
                     return action
-            return best_discard(counts, discards, unseen)
+            return best_discard(counts, discards, unseen, jokers=jokers)
         tile = view.open_tile
         if tile is not None:
-            now = shanten(counts)
+            now = shanten(counts, jokers=jokers)
             kong = first_of(legal, Kong)
-            if kong is not None and after_claim(counts, tile, 3) <= now:
+            if kong is not None and after_claim(counts, [tile] * 3, jokers=jokers) <= now:
                 return kong
             pong = first_of(legal, Pong)
-            if pong is not None and after_claim(counts, tile, 2) < now:
+            if pong is not None and after_claim(counts, [tile] * 2, jokers=jokers) < now:
                 return pong
+            for chow in (action for action in legal if isinstance(action, Chow)):
+                run = [chow.tile, chow.tile + 1, chow.tile + 2]
+                run.remove(tile)
+                if after_claim(counts, run, jokers=jokers) < now:
+                    return chow
         passing = first_of(legal, Pass)
         return passing if passing is not None else legal[0]
 
 
-def after_claim(counts: list[int], tile: int, used: int) -> int:
-    """Shanten after claiming ``tile`` with ``used`` tiles from hand and then the best discard."""
-    counts[tile] -= used
+def after_claim(counts: list[int], used: Sequence[int], *, jokers: int = 0) -> int:
+    """Shanten after a claim that takes the ``used`` tiles from hand, then the best discard."""
+    for tile in used:
+        counts[tile] -= 1
     try:
-        if sum(counts) % 3 == 2:  # a pung: now a discard is due
-            return min(after_discard(counts, kind) for kind in range(len(counts)) if counts[kind])
-        return shanten(counts)
+        if (sum(counts) + jokers) % 3 == 2:  # a pung or chow: now a discard is due
+            options = [
+                after_discard(counts, kind, jokers=jokers) for kind in range(len(counts)) if counts[kind]
+            ]
+            return min(options) if options else shanten(counts, jokers=jokers)
+        return shanten(counts, jokers=jokers)
     finally:
-        counts[tile] += used
+        for tile in used:
+            counts[tile] += 1
 
 
-def after_discard(counts: list[int], kind: int) -> int:
+def after_discard(counts: list[int], kind: int, *, jokers: int = 0) -> int:
     """Shanten after letting one ``kind`` go."""
     counts[kind] -= 1
-    value = shanten(counts)
+    value = shanten(counts, jokers=jokers)
     counts[kind] += 1
     return value
 
 
-def kong_keeps_shanten(counts: list[int], tile: int, now: int) -> bool:
+def kong_keeps_shanten(counts: list[int], tile: int, now: int, *, jokers: int = 0) -> bool:
     """Whether a kong of ``tile`` on one's turn leaves the hand no further from ready than a discard."""
     used = 4 if counts[tile] == 4 else 1
     counts[tile] -= used
     try:
-        after = shanten(counts)
+        after = shanten(counts, jokers=jokers)
     finally:
         counts[tile] += used
     return after <= now

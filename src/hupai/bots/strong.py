@@ -17,7 +17,7 @@ from types import MappingProxyType
 from typing import ClassVar
 
 from hupai.bots.base import counts_of, unseen_from
-from hupai.bots.simple import after_discard, first_of
+from hupai.bots.simple import EfficiencyBot, after_discard, first_of
 from hupai.game.actions import Action, DeclareReady, Discard, Kong, Pass, Pong, Win
 from hupai.game.view import PublicSeat, SeatView
 from hupai.hand import shanten, waits
@@ -55,10 +55,15 @@ class StrongBot:
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
+        self.wild = EfficiencyBot(seed)
 
     # --- the decision ---------------------------------------------------------------------
 
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        if view.laizi is not None:
+            # Enshi's wildcards, lays and multipliers have no model of their own here yet: play by
+            # tile efficiency with the 赖子 as jokers (EfficiencyBot), which lays every 痞子 at once.
+            return self.wild.choose(view, legal)
         win = first_of(legal, Win)
         if win is not None:
             return win

@@ -2,7 +2,8 @@
 
 Each maps to the record format's ``act`` (ARCHITECTURE.md): ``discard`` (with ``tile``), ``pong``,
 ``kong`` (``tile`` for a concealed or added kong on one's own turn; none when claiming a discard),
-``hu``, ``pass``, ``ready`` (报听).
+``hu``, ``pass``, ``ready`` (报听); in Enshi also ``chow`` (with the run's lowest ``tile``) and ``lay``
+(a 痞子 or 赖子 laid out of the hand, with its ``tile``).
 """
 
 from __future__ import annotations
@@ -15,9 +16,11 @@ from hupai.tiles import NUM_KINDS, format_tiles, parse_tiles
 __all__ = [
     "Action",
     "ActionParseError",
+    "Chow",
     "DeclareReady",
     "Discard",
     "Kong",
+    "Lay",
     "Pass",
     "Pong",
     "Win",
@@ -73,7 +76,25 @@ class DeclareReady:
     act = "ready"
 
 
-Action = Discard | Pong | Kong | Win | Pass | DeclareReady
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Chow:
+    """吃: claim the discard into a run with two of one's own tiles; ``tile`` is the run's lowest."""
+
+    seat: int
+    tile: int
+    act = "chow"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Lay:
+    """下痞子/下赖子 (Enshi): put a 痞子 or 赖子 face up beside one's melds, draw a replacement, go on."""
+
+    seat: int
+    tile: int
+    act = "lay"
+
+
+Action = Discard | Pong | Kong | Win | Pass | DeclareReady | Chow | Lay
 
 _SIMPLE: dict[str, type[Pong | Win | Pass | DeclareReady]] = {
     "pong": Pong,
@@ -81,6 +102,9 @@ _SIMPLE: dict[str, type[Pong | Win | Pass | DeclareReady]] = {
     "pass": Pass,
     "ready": DeclareReady,
 }
+
+
+_WITH_TILE: dict[str, type[Discard | Chow | Lay]] = {"discard": Discard, "chow": Chow, "lay": Lay}
 
 
 def action_to_dict(action: Action) -> dict[str, Any]:
@@ -104,15 +128,15 @@ def action_from_dict(data: Any) -> Action:
     if extra:
         raise ActionParseError(f"unknown field(s) {', '.join(sorted(extra))}")
     tile = _tile(data.get("tile")) if "tile" in data else None
-    if act == "discard":
+    if act in ("discard", "chow", "lay"):
         if tile is None:
-            raise ActionParseError("'discard' needs a 'tile'")
-        return Discard(seat=seat, tile=tile)
+            raise ActionParseError(f"{act!r} needs a 'tile'")
+        return _WITH_TILE[act](seat=seat, tile=tile)
     if act == "kong":
         return Kong(seat=seat, tile=tile)
     simple = _SIMPLE.get(act) if isinstance(act, str) else None
     if simple is None:
-        known = "discard, pong, kong, hu, pass, ready"
+        known = "discard, pong, kong, hu, pass, ready, chow, lay"
         raise ActionParseError(f"unknown act {act!r} (one of {known})")
     if tile is not None:
         raise ActionParseError(f"{act!r} takes no 'tile'")

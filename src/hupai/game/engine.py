@@ -15,8 +15,9 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 
-from hupai.game.actions import Action, DeclareReady, Discard, Kong, Pass, Pong, Win
+from hupai.game.actions import Action, Chow, DeclareReady, Discard, Kong, Lay, Pass, Pong, Win
 from hupai.game.events import (
+    Chowed,
     ConcealedKongDeclared,
     Event,
     FlowerRevealed,
@@ -27,10 +28,12 @@ from hupai.game.events import (
     KongRobbed,
     Passed,
     PaymentMade,
+    PiziRevealed,
     Ponged,
     ReadyDeclared,
     TileDiscarded,
     TileDrawn,
+    TileLaid,
     TilesDealt,
     Won,
 )
@@ -48,7 +51,7 @@ from hupai.game.model import (
     WinResult,
     next_seat,
 )
-from hupai.hand import is_win, waits
+from hupai.hand import waits
 from hupai.rules.base import RuleSet, Transfer, WinVerdict
 from hupai.tiles import NUM_KINDS, format_tiles, tile_name
 
@@ -130,6 +133,11 @@ def new_hand(
                 held_flowers[seat].append(tile)
             else:
                 seats[seat].counts[tile] += 1
+    if ruleset.indicator is not None:
+        # Enshi: a tile is turned up (痞子) and set aside for the hand; its successor is wild (赖子).
+        state.pizi = _take(state, replacement=ruleset.indicator == "back")
+        state.laizi = ruleset.wild_of(state.pizi)
+        events.append(PiziRevealed(state.pizi, state.laizi))
     # Opening flower replacement, round by round.
     while any(held_flowers):
         for offset in range(SEATS):
@@ -261,23 +269,34 @@ def legal_actions(state: HandState, seat: int) -> list[Action]:
 
 def _turn_actions(state: HandState, seat: int) -> list[Action]:
     player = state.seats[seat]
+    ruleset = state.ruleset
+    wild = state.pizi is not None  # Enshi: 痞子 and 赖子 leave the hand only by laying
+    lays = [Lay(seat=seat, tile=kind) for kind in ruleset.layable(state, seat)] if wild else []
+    if lays and ruleset.must_lay(state, seat):
+        return list(lays)
     actions: list[Action] = []
-    if _may_win_on_turn(state) and is_win(player.counts) and _judge_self_drawn(state, seat).allowed:
+    if _may_win_on_turn(state) and _complete(state, seat) and _judge_self_drawn(state, seat).allowed:
         actions.append(Win(seat=seat))
     if player.ready and player.drawn is not None:
         actions.append(Discard(seat=seat, tile=player.drawn))
     else:
         counts = player.counts
         discards = _DISCARDS[seat]
-        actions.extend(discards[kind] for kind in range(NUM_KINDS) if counts[kind])
+        held = [kind for kind in range(NUM_KINDS) if counts[kind]]
+        if wild:
+            held = [kind for kind in held if not ruleset.discard_refusal(state, seat, kind)]
+        actions.extend(discards[kind] for kind in held)
     if state.live_tiles > 0:
         kongs = [kind for kind in range(NUM_KINDS) if player.counts[kind] == 4]
         kongs += [
             meld.tile for meld in player.melds if meld.kind is MeldKind.PUNG and player.counts[meld.tile]
         ]
         if player.ready:
-            kongs = [kind for kind in kongs if state.ruleset.ready_kong_allowed(state, seat, kind)]
+            kongs = [kind for kind in kongs if ruleset.ready_kong_allowed(state, seat, kind)]
+        if wild:
+            kongs = [kind for kind in kongs if ruleset.may_kong(state, seat, kind)]
         actions.extend(Kong(seat=seat, tile=kind) for kind in kongs)
+    actions.extend(lays)
     return actions
 
 
@@ -346,11 +365,13 @@ def _claim_options(state: HandState, discarder: int, tile: int) -> dict[int, lis
         instant = _instant(state, seat, tile)
         if may_win and _best_claim_win(state, seat, tile, discarder, instant=instant) is not None:
             seat_options.append(Win(seat=seat))
-        if held >= 2 and not player.ready and not instant:
+        if held >= 2 and not player.ready and not instant and ruleset.may_kong(state, seat, tile):
             if not (ruleset.pass_pung_restriction and tile in player.passed_pungs):
                 seat_options.append(Pong(seat=seat))
             if held == 3 and state.live_tiles > 0:
                 seat_options.append(Kong(seat=seat))
+        if ruleset.chow and offset == 1 and not player.ready and not instant:
+            seat_options.extend(Chow(seat=seat, tile=low) for low in ruleset.chow_options(state, seat, tile))
         if seat_options:
             seat_options.append(Pass(seat=seat))
             options[seat] = seat_options
@@ -363,7 +384,7 @@ def _best_claim_win(
     """The win a discard gives ``seat``, if any: an ordinary win on it, or a claim that wins at once
     (Nanjing 快照 / 三清) — whichever pays the winner more when both are possible."""
     best: tuple[int, WinContext] | None = None
-    kinds = [WinKind.DISCARD] if _completes(state.seats[seat].counts, tile) else []
+    kinds = [WinKind.DISCARD] if _completes(state, seat, tile) else []
     if instant:
         kinds.append(WinKind.INSTANT)
     for kind in kinds:
@@ -389,14 +410,20 @@ def _instant(state: HandState, seat: int, tile: int) -> bool:
     return not state.seats[seat].ready and state.ruleset.instant_win_on_claim(state, seat, tile)
 
 
-def _completes(counts: list[int], tile: int) -> bool:
+def _completes(state: HandState, seat: int, tile: int) -> bool:
+    """Whether ``tile`` would complete ``seat``'s hand (the rule set judges wildcards)."""
+    counts = state.seats[seat].counts
     if counts[tile] >= 4:
         return False
     counts[tile] += 1
     try:
-        return is_win(counts)
+        return state.ruleset.is_complete(state, seat, counts)
     finally:
         counts[tile] -= 1
+
+
+def _complete(state: HandState, seat: int) -> bool:
+    return state.ruleset.is_complete(state, seat, state.seats[seat].counts)
 
 
 # --- checking --------------------------------------------------------------------------------
@@ -417,6 +444,8 @@ def _plainly_legal(state: HandState, action: Action) -> bool:
         options = window.options.get(action.seat)
         return options is not None and action.seat not in window.decisions and action in options
     if isinstance(action, Discard) and state.phase is Phase.TURN and action.seat == state.turn:
+        if state.pizi is not None:
+            return False  # 痞子/赖子 rules: check against the full list
         player = state.seats[action.seat]
         if not 0 <= action.tile < NUM_KINDS or not player.counts[action.tile]:
             return False
@@ -456,9 +485,14 @@ def _refusal(state: HandState, action: Action) -> str:
     if seat != state.turn:
         return f"it is seat {state.turn}'s turn, not seat {seat}'s"
     player = state.seats[seat]
+    if state.pizi is not None and state.ruleset.must_lay(state, seat) and not isinstance(action, Lay):
+        return "禁止养痞: lay your 痞子 first"
     if isinstance(action, Discard):
         if not player.counts[action.tile]:
             return f"seat {seat} does not hold {tile_name(action.tile)} ({format_tiles([action.tile])})"
+        refusal = state.ruleset.discard_refusal(state, seat, action.tile)
+        if refusal:
+            return refusal
         if player.ready:
             return (
                 "after 报听 the hand is locked: discard the tile just drawn "
@@ -474,7 +508,17 @@ def _refusal(state: HandState, action: Action) -> str:
         if state.live_tiles <= 0:
             return "no kong at the end of the wall: there is no tile left to replace it (海底不能杠)"
         return f"seat {seat} cannot kong {tile_name(action.tile)}: it needs four in hand or a pung plus one"
-    if isinstance(action, Pong | Pass):
+    if isinstance(action, Lay):
+        if state.pizi is None:
+            return "only Enshi tables lay 痞子 or 赖子"
+        if action.tile not in (state.pizi, state.laizi):
+            return f"only a 痞子 ({tile_name(state.pizi)}) or 赖子 ({tile_name(state.laizi or 0)}) is laid"
+        if not player.counts[action.tile]:
+            return f"seat {seat} does not hold {tile_name(action.tile)}"
+        if state.live_tiles <= 0:
+            return "no lay at the end of the wall: there is no tile left to replace it"
+        return f"seat {seat} may not lay {tile_name(action.tile)} now"
+    if isinstance(action, Pong | Pass | Chow):
         return "there is no discard to claim or pass on"
     if isinstance(action, DeclareReady):
         return "报听 is declared before play, by a non-dealer whose first 13 tiles are ready"
@@ -489,7 +533,7 @@ def _win_refusal(state: HandState, seat: int, tile: int | None, *, claim: bool) 
                 f"seat {seat} passed a win and may not win on a discard until its own next "
                 f"{state.ruleset.pass_win_until} (过胡不胡)"
             )
-        if not _completes(player.counts, tile):
+        if not _completes(state, seat, tile):
             return f"诈胡: {tile_name(tile)} does not complete seat {seat}'s hand"
         verdict = state.ruleset.judge_win(
             state,
@@ -498,7 +542,7 @@ def _win_refusal(state: HandState, seat: int, tile: int | None, *, claim: bool) 
         return verdict.reason
     if not _may_win_on_turn(state):
         return "a win on your own turn needs a tile you drew (not a claimed one)"
-    if not is_win(player.counts):
+    if not _complete(state, seat):
         return "诈胡: the hand is not complete"
     return _judge_self_drawn(state, seat).reason
 
@@ -507,15 +551,23 @@ def win_refusal(state: HandState, seat: int) -> str | None:
     """Why ``seat`` may not win now although its hand is complete — on its own turn, or with the
     tile open to claims — e.g. Nanjing's 小胡需门清或4个硬花 or 过胡不胡. None when the hand is not
     complete or the win is allowed. Players are shown this instead of a missing 胡 button."""
-    player = state.seats[seat]
     window = state.window
+    counts = state.seats[seat].counts
     if state.phase is Phase.TURN and seat == state.turn:
-        if not is_win(player.counts) or Win(seat=seat) in legal_actions(state, seat):
+        if not _complete(state, seat):
+            return state.ruleset.shape_refusal(state, seat, counts) or None
+        if Win(seat=seat) in legal_actions(state, seat):
             return None
         return _win_refusal(state, seat, None, claim=False)
     if state.phase in (Phase.CLAIM, Phase.ROB) and window is not None and seat != window.discarder:
-        if not _completes(player.counts, window.tile):
-            return None
+        if not _completes(state, seat, window.tile):
+            if counts[window.tile] >= 4:
+                return None
+            counts[window.tile] += 1
+            try:
+                return state.ruleset.shape_refusal(state, seat, counts) or None
+            finally:
+                counts[window.tile] -= 1
         if Win(seat=seat) in window.options.get(seat, ()):
             return None
         return _win_refusal(state, seat, window.tile, claim=True) or None
@@ -550,8 +602,23 @@ def step(state: HandState, action: Action) -> tuple[HandState, list[Event]]:
     elif isinstance(action, Kong):
         assert action.tile is not None
         _own_kong(state, action.seat, action.tile, events)
+    elif isinstance(action, Lay):
+        _lay(state, action.seat, action.tile, events)
     state.events.extend(events)
     return state, events
+
+
+def _lay(state: HandState, seat: int, tile: int, events: list[Event]) -> None:
+    """下痞子/下赖子: the tile goes face up beside the melds (nobody may claim it), a replacement comes
+    from the back, and the turn goes on — a win on it is a 杠开."""
+    player = state.seats[seat]
+    player.counts[tile] -= 1
+    player.laid.append(tile)
+    player.drawn = None
+    kind = "pizi" if tile == state.pizi else "laizi"
+    events.append(TileLaid(seat, tile, kind, state.ruleset.seat_multiplier(state, seat)))
+    state.replacement_chain.append(("lay", None))
+    _draw(state, seat, replacement=True, events=events)
 
 
 def _resolve_declarations(state: HandState, window: ClaimWindow, events: list[Event]) -> None:
@@ -585,7 +652,9 @@ def _discard(state: HandState, seat: int, tile: int, events: list[Event]) -> Non
     _pay(state, state.ruleset.discard_transfers(state, seat, tile), events)
     if state.follow_chain[2] >= SEATS:
         state.follow_chain = None  # a completed run of four starts afresh
-    options = _claim_options(state, seat, tile)
+    # A 痞子/赖子 let go at the end of the wall (Enshi) is no discard anyone may take.
+    wild = state.pizi is not None and tile in (state.pizi, state.laizi)
+    options = {} if wild else _claim_options(state, seat, tile)
     if options:
         state.phase = Phase.CLAIM
         state.window = ClaimWindow(discarder=seat, tile=tile, options=options)
@@ -622,17 +691,34 @@ def _resolve_claims(state: HandState, window: ClaimWindow, events: list[Event]) 
         return
     claimer = next((seat for seat in order if isinstance(window.decisions.get(seat), Pong | Kong)), None)
     if claimer is None:
+        claimer = next((seat for seat in order if isinstance(window.decisions.get(seat), Chow)), None)
+    if claimer is None:
         _draw(state, next_seat(discarder), replacement=False, events=events)
         return
-    decision = window.decisions[claimer]
+    _take_claim(state, window, claimer, events)
+
+
+def _take_claim(state: HandState, window: ClaimWindow, claimer: int, events: list[Event]) -> None:
+    """The open discard becomes ``claimer``'s pung, chow or kong."""
+    discarder, tile, decision = window.discarder, window.tile, window.decisions[claimer]
     player = state.seats[claimer]
     state.seats[discarder].discard_claimed[-1] = True
     state.claims_made += 1
     state.follow_chain = None
-    if isinstance(decision, Pong):
-        player.counts[tile] -= 2
-        player.melds.append(Meld(MeldKind.PUNG, tile, discarder, len(player.melds)))
-        events.append(Ponged(claimer, tile, discarder))
+    if isinstance(decision, Pong | Chow):
+        if isinstance(decision, Chow):
+            run = list(MeldKind.CHOW.tiles(decision.tile))
+            run.remove(tile)
+            for kind in run:
+                # A missing tile is filled by a 赖子 where the rules let wildcards into melds.
+                filler = kind if player.counts[kind] or state.laizi is None else state.laizi
+                player.counts[filler] -= 1
+            player.melds.append(Meld(MeldKind.CHOW, decision.tile, discarder, len(player.melds), tile))
+            events.append(Chowed(claimer, decision.tile, tile, discarder))
+        else:
+            player.counts[tile] -= 2
+            player.melds.append(Meld(MeldKind.PUNG, tile, discarder, len(player.melds)))
+            events.append(Ponged(claimer, tile, discarder))
         state.turn = claimer
         state.phase = Phase.TURN
         state.draw_source = DrawSource.NONE
@@ -665,7 +751,7 @@ def _own_kong(state: HandState, seat: int, tile: int, events: list[Event]) -> No
         candidate = state.seats[other]
         if state.ruleset.pass_win_restriction and candidate.passed_win:
             continue
-        if _completes(candidate.counts, tile):
+        if _completes(state, other, tile):
             context = _claim_context(state, other, tile, seat, WinKind.ROBBED_KONG)
             if state.ruleset.judge_win(state, context).allowed:
                 robbers[other] = [Win(seat=other), Pass(seat=other)]

@@ -12,6 +12,7 @@ from typing import Any
 from hupai.tiles import format_tiles
 
 __all__ = [
+    "Chowed",
     "ConcealedKongDeclared",
     "Event",
     "FlowerRevealed",
@@ -22,10 +23,12 @@ __all__ = [
     "KongRobbed",
     "Passed",
     "PaymentMade",
+    "PiziRevealed",
     "Ponged",
     "ReadyDeclared",
     "TileDiscarded",
     "TileDrawn",
+    "TileLaid",
     "TilesDealt",
     "Won",
     "event_to_dict",
@@ -85,6 +88,38 @@ class Ponged:
     tile: int
     feeder: int
     name = "ponged"
+
+
+@dataclass(frozen=True, slots=True)
+class Chowed:
+    """A discard claimed into a run (吃); ``tile`` is the run's lowest, ``claimed`` the discard."""
+
+    seat: int
+    tile: int
+    claimed: int
+    feeder: int
+    name = "chowed"
+
+
+@dataclass(frozen=True, slots=True)
+class PiziRevealed:
+    """The tile turned up after the deal (Enshi 痞子) and the wildcard it names (赖子); public."""
+
+    pizi: int
+    laizi: int
+    name = "pizi_revealed"
+
+
+@dataclass(frozen=True, slots=True)
+class TileLaid:
+    """A 痞子 or 赖子 laid face up out of the hand (Enshi 下痞子/下赖子); a replacement draw follows.
+    ``multiplier`` is the seat's multiplier after it."""
+
+    seat: int
+    tile: int
+    kind: str  # "pizi" or "laizi"
+    multiplier: int
+    name = "tile_laid"
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,6 +202,9 @@ Event = (
     | TileDiscarded
     | Passed
     | Ponged
+    | Chowed
+    | PiziRevealed
+    | TileLaid
     | KongClaimed
     | KongAdded
     | ConcealedKongDeclared
@@ -192,7 +230,7 @@ def event_to_dict(event: Event) -> dict[str, Any]:
     out: dict[str, Any] = {"event": event.name}
     for key in event.__dataclass_fields__:
         value = getattr(event, key)
-        if key in ("tile", "flower") and isinstance(value, int):
+        if key in ("tile", "flower", "claimed", "pizi", "laizi") and isinstance(value, int):
             value = format_tiles([value])
         elif key in ("tiles", "hand") and value is not None:
             value = format_tiles(value)

@@ -28,6 +28,7 @@ def next_seat(seat: int, steps: int = 1) -> int:
 class MeldKind(Enum):
     """Sets laid down on the table."""
 
+    CHOW = "chow"  # 吃: a run of three with the claimed discard (Enshi)
     PUNG = "pung"  # 碰
     EXPOSED_KONG = "exposed_kong"  # 明杠 on a discard (直杠, 一杠)
     ADDED_KONG = "added_kong"  # 明杠 added to one's own pung (补杠, 二杠)
@@ -35,7 +36,21 @@ class MeldKind(Enum):
 
     @property
     def is_kong(self) -> bool:
-        return self is not MeldKind.PUNG
+        return self in _KONGS
+
+    @property
+    def size(self) -> int:
+        """Tiles in the meld."""
+        return 4 if self.is_kong else 3
+
+    def tiles(self, tile: int) -> tuple[int, ...]:
+        """The meld's tiles, given its ``tile`` (a chow's lowest)."""
+        if self is MeldKind.CHOW:
+            return (tile, tile + 1, tile + 2)
+        return (tile,) * self.size
+
+
+_KONGS = frozenset({MeldKind.EXPOSED_KONG, MeldKind.ADDED_KONG, MeldKind.CONCEALED_KONG})
 
 
 @dataclass(slots=True)
@@ -44,12 +59,16 @@ class Meld:
     for an added kong it stays the feeder of the original pung. ``order`` counts the seat's melds."""
 
     kind: MeldKind
-    tile: int
+    tile: int  # a chow's lowest tile
     feeder: int | None
     order: int
+    claimed: int | None = None  # a chow's claimed discard
 
     def as_dict(self) -> dict[str, object]:
-        return {"kind": self.kind.value, "tile": self.tile, "from": self.feeder}
+        out: dict[str, object] = {"kind": self.kind.value, "tile": self.tile, "from": self.feeder}
+        if self.claimed is not None:
+            out["claimed"] = self.claimed
+        return out
 
 
 class Phase(Enum):
@@ -79,6 +98,7 @@ class SeatState:
     passed_pungs: set[int] = field(default_factory=set)
     drawn: int | None = None  # the tile just drawn (for a ready seat's forced discard)
     turns: int = 0  # discards made
+    laid: list[int] = field(default_factory=list)  # tiles laid out of the hand (Enshi 痞子/赖子), public
 
     @property
     def concealed_count(self) -> int:
@@ -153,6 +173,8 @@ class HandState:
     deal: tuple[tuple[int, ...], ...] = ()  # as dealt, before flowers were replaced (for records)
     last_drawer: int | None = None  # who drew last (Nanning: deals next after an exhaustive draw)
     previous_winner: int | None = None  # the last hand's single winner (Nanning S004 钓鱼 counts from it)
+    pizi: int | None = None  # the tile turned up after the deal (Enshi 痞子), never drawn
+    laizi: int | None = None  # the wildcard kind it names (Enshi 赖子)
 
     @property
     def live_tiles(self) -> int:

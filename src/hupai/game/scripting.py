@@ -1,6 +1,7 @@
 """Short move notation for writing scenarios by hand: ``"0 discard 5p"``, ``"1 pong"``, ``"2 hu"``,
-``"3 pass"``, ``"0 kong 9m"``, ``"1 kong"``, ``"2 ready"``, and ``"3 tsumogiri"`` (discard the tile just
-drawn). ``d`` and ``t`` abbreviate discard and tsumogiri.
+``"3 pass"``, ``"0 kong 9m"``, ``"1 kong"``, ``"2 ready"``, ``"3 tsumogiri"`` (discard the tile just
+drawn), and in Enshi ``"1 chow 4m"`` (the run's lowest tile) and ``"0 lay 5m"``. ``d`` and ``t``
+abbreviate discard and tsumogiri.
 
 >>> from hupai.rules import load_ruleset
 >>> from hupai.game.engine import new_hand
@@ -11,7 +12,7 @@ Discard(seat=0, tile=0)
 
 from __future__ import annotations
 
-from hupai.game.actions import Action, DeclareReady, Discard, Kong, Pass, Pong, Win
+from hupai.game.actions import Action, Chow, DeclareReady, Discard, Kong, Lay, Pass, Pong, Win
 from hupai.game.model import HandState
 from hupai.tiles import parse_tiles
 
@@ -33,10 +34,11 @@ def parse_move(text: str, state: HandState) -> Action:
         if drawn is None:
             raise MoveError(f"{text!r}: seat {seat} has not just drawn a tile")
         return Discard(seat=seat, tile=drawn)
-    if act in ("d", "discard"):
+    if act in ("d", "discard", "chow", "lay"):
         if tile is None:
-            raise MoveError(f"{text!r}: a discard names its tile")
-        return Discard(seat=seat, tile=tile)
+            raise MoveError(f"{text!r}: a {act} names its tile")
+        kinds: dict[str, type[Discard | Chow | Lay]] = {"chow": Chow, "lay": Lay}
+        return kinds.get(act, Discard)(seat=seat, tile=tile)
     if act == "kong":
         return Kong(seat=seat, tile=tile)
     simples: dict[str, type[Pong | Win | Pass | DeclareReady]] = {

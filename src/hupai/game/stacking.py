@@ -27,18 +27,25 @@ def stack_wall(
     hands: Mapping[int, str] | None = None,
     draws: str = "",
     replacements: str = "",
+    pizi: str = "",
     filler_seed: int = 0,
 ) -> tuple[list[list[int]], list[int]]:
     """A deal giving each listed seat exactly its ``hands`` tiles (14 for the dealer, 13 others), a wall
     whose front holds ``draws`` in order and whose back holds ``replacements`` in the order they will be
-    taken (opening flower replacements first). Seats not listed get remaining tiles other than flowers,
-    and the middle of the wall the rest, shuffled by ``filler_seed``."""
+    taken (opening flower replacements first). ``pizi`` is the tile turned up after the deal where the
+    rules turn one (Enshi 痞子). Seats not listed get remaining tiles other than flowers, and the middle
+    of the wall the rest, shuffled by ``filler_seed``."""
     pool = Counter(ruleset.tile_set())
     chosen: dict[int, list[int]] = {}
     for seat, text in (hands or {}).items():
         chosen[seat] = parse_tiles(text)
     front = parse_tiles(draws)
     back = parse_tiles(replacements)
+    if pizi:
+        if ruleset.indicator is None:
+            raise InvalidDeal(f"{ruleset.name} turns up no 痞子")
+        turned = parse_tiles(pizi)
+        front, back = (front, turned + back) if ruleset.indicator == "back" else (turned + front, back)
     wanted = Counter(tile for tiles in chosen.values() for tile in tiles)
     wanted.update(front)
     wanted.update(back)

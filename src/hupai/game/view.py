@@ -35,6 +35,8 @@ class PublicSeat:
     discards: tuple[int, ...]
     claimed: tuple[bool, ...]  # which discards were taken by a pong or kong
     ready: bool
+    laid: tuple[int, ...] = ()  # 痞子/赖子 laid face up (Enshi)
+    multiplier: int = 1  # the seat's own multiplier (Enshi 倍数)
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +58,8 @@ class SeatView:
     outcome: str
     hands: tuple[tuple[int, ...], ...] | None = None  # every hand: full views of finished hands only
     options: Mapping[str, Any] = field(default_factory=dict)  # the rule card, public to everyone
+    pizi: int | None = None  # the tile turned up after the deal (Enshi 痞子)
+    laizi: int | None = None  # the wildcard it names (Enshi 赖子)
 
     def as_dict(self) -> dict[str, Any]:
         def tiles(values: tuple[int, ...] | None) -> str | None:
@@ -84,6 +88,8 @@ class SeatView:
                     "discards": format_tiles(public.discards),
                     "claimed": list(public.claimed),
                     "ready": public.ready,
+                    "laid": format_tiles(public.laid),
+                    "multiplier": public.multiplier,
                 }
                 for public in self.seats
             ],
@@ -96,6 +102,8 @@ class SeatView:
             "outcome": self.outcome,
             "hands": None if self.hands is None else [format_tiles(hand) for hand in self.hands],
             "options": dict(self.options),
+            "pizi": tiles(None if self.pizi is None else (self.pizi,)),
+            "laizi": tiles(None if self.laizi is None else (self.laizi,)),
         }
 
     @classmethod
@@ -128,6 +136,8 @@ class SeatView:
                     discards=tuple(parse_tiles(public["discards"])),
                     claimed=tuple(public["claimed"]),
                     ready=public["ready"],
+                    laid=tuple(parse_tiles(public.get("laid", ""))),
+                    multiplier=public.get("multiplier", 1),
                 )
                 for public in data["seats"]
             ),
@@ -140,6 +150,8 @@ class SeatView:
             outcome=data["outcome"],
             hands=None if data.get("hands") is None else tuple(tuple(parse_tiles(h)) for h in data["hands"]),
             options=dict(data.get("options") or options or {}),
+            pizi=tile(data.get("pizi")),
+            laizi=tile(data.get("laizi")),
         )
 
 
@@ -169,6 +181,8 @@ def _public_seats(state: HandState, viewer: int | None, *, everything: bool) -> 
                 discards=tuple(player.discards),
                 claimed=tuple(player.discard_claimed),
                 ready=player.ready,
+                laid=tuple(player.laid),
+                multiplier=state.ruleset.seat_multiplier(state, seat),
             )
         )
     return tuple(out)
@@ -199,6 +213,8 @@ def view(state: HandState, seat: int | None) -> SeatView:
         outcome=state.outcome,
         hands=tuple(_sorted_tiles(player.counts) for player in state.seats) if ended else None,
         options=state.ruleset.options_dict(),
+        pizi=state.pizi,
+        laizi=state.laizi,
     )
 
 
@@ -233,6 +249,8 @@ def replay_view(state: HandState) -> SeatView:
         outcome=base.outcome,
         hands=tuple(_sorted_tiles(player.counts) for player in state.seats),
         options=base.options,
+        pizi=base.pizi,
+        laizi=base.laizi,
     )
 
 

@@ -36,10 +36,15 @@ class Preset:
 
 
 def _ruleset_classes() -> dict[str, type[RuleSet]]:
+    from hupai.rules.enshi import EnshiRuleSet
     from hupai.rules.nanjing import NanjingRuleSet
     from hupai.rules.nanning import NanningRuleSet
 
-    return {NanjingRuleSet.name: NanjingRuleSet, NanningRuleSet.name: NanningRuleSet}
+    return {
+        NanjingRuleSet.name: NanjingRuleSet,
+        NanningRuleSet.name: NanningRuleSet,
+        EnshiRuleSet.name: EnshiRuleSet,
+    }
 
 
 @cache

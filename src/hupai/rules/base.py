@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from hupai.hand import is_win
+
 if TYPE_CHECKING:
     from hupai.game.model import HandState, WinContext
 
@@ -85,8 +87,31 @@ class Transfer:
 
 
 @dataclass(frozen=True, slots=True)
+class PayerLine:
+    """What one loser pays for a win where losers pay different amounts (Enshi: the share × that
+    loser's own multiplier, doubled for a discarder, then capped). ``raw`` is before the cap;
+    ``cap`` names the cap applied: "", "cap" (封顶), "gold_cap" (金顶) or "diamond_cap"."""
+
+    seat: int
+    items: tuple[ScoreItem, ...]
+    raw: int
+    paid: int
+    cap: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "items": [item.as_dict() for item in self.items],
+            "raw": self.raw,
+            "paid": self.paid,
+            "cap": self.cap,
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class ScoreSheet:
-    """The score of one win: its items, the value of one share, and the reading it was scored on."""
+    """The score of one win: its items, the value of one share, and the reading it was scored on.
+    ``payers`` explains each loser's payment where they differ (empty where every loser pays shares)."""
 
     seat: int
     items: tuple[ScoreItem, ...]
@@ -94,9 +119,10 @@ class ScoreSheet:
     reading: str
     big_hand: bool
     notes: tuple[str, ...] = ()
+    payers: tuple[PayerLine, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "seat": self.seat,
             "share": self.share,
             "reading": self.reading,
@@ -104,6 +130,9 @@ class ScoreSheet:
             "items": [item.as_dict() for item in self.items],
             "notes": list(self.notes),
         }
+        if self.payers:
+            out["payers"] = [line.as_dict() for line in self.payers]
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,6 +190,55 @@ class RuleSet(ABC):
     pass_win_until: str = "discard"
     """When a passed win stops blocking wins on discards: the seat's own next "discard" or "draw"."""
     pass_pung_restriction: bool = True
+
+    # --- wildcards, laying and chows (Enshi); the defaults are the plain game ---------------------
+
+    indicator: str | None = None
+    """Where a tile is turned up after the deal to name the wildcard (Enshi 痞子): "back" (the wall's
+    last tile), "front", or None for no indicator. The turned tile is never drawn."""
+    chow: bool = False
+    """Whether the next seat may chow (吃) a discard."""
+
+    def wild_of(self, indicator: int) -> int:
+        """The wildcard kind an indicator names (Enshi 赖子: the next tile, 9 → 1 in its suit)."""
+        raise NotImplementedError
+
+    def is_complete(self, state: HandState, seat: int, counts: list[int]) -> bool:
+        """Whether ``counts`` (a seat's concealed tiles, 3n+2 of them) form a winning shape; rule sets
+        with wildcards count them as jokers here."""
+        return is_win(counts)
+
+    def shape_refusal(self, state: HandState, seat: int, counts: list[int]) -> str:
+        """Why ``counts``, which :meth:`is_complete` rejects, would still be a winning shape as plain
+        tiles (Enshi: 有痞子不能胡); "" when there is nothing to explain. Shown to players."""
+        return ""
+
+    def seat_multiplier(self, state: HandState, seat: int) -> int:
+        """A seat's own multiplier where the rules keep one (Enshi 倍数); 1 elsewhere."""
+        return 1
+
+    def layable(self, state: HandState, seat: int) -> list[int]:
+        """Kinds ``seat`` may lay out of its hand on its turn (Enshi 下痞子/下赖子): each lay draws a
+        replacement from the back and the turn goes on. Empty in the plain game."""
+        return []
+
+    def must_lay(self, state: HandState, seat: int) -> bool:
+        """Whether ``seat`` must lay before anything else this turn (Enshi 禁止养痞)."""
+        return False
+
+    def may_kong(self, state: HandState, seat: int, tile: int) -> bool:
+        """Whether ``seat`` may make a kong of ``tile`` (Enshi: never of the 赖子)."""
+        return True
+
+    def discard_refusal(self, state: HandState, seat: int, tile: int) -> str:
+        """Why ``seat`` may not discard ``tile`` (Enshi: a 痞子/赖子 leaves the hand only by laying);
+        "" when it may."""
+        return ""
+
+    def chow_options(self, state: HandState, seat: int, tile: int) -> list[int]:
+        """The lowest tiles of the runs ``seat`` could make by chowing ``tile`` (only asked when
+        :attr:`chow` is set and ``seat`` is the discarder's next seat)."""
+        return []
 
     def kong_can_be_robbed(self, state: HandState, seat: int, tile: int) -> bool:
         """Whether ``seat``'s added kong of ``tile`` may be robbed (抢杠) at this point."""

@@ -7,6 +7,8 @@
 {'zh': '碰杠都不算门清', 'en': 'Any meld breaks it'}
 >>> option_labels("nanning")["fishing"]["zh"]
 '钓鱼'
+>>> option_labels("enshi")["chuotai_forbidden"]["zh"]
+'不能戳胎'
 """
 
 from __future__ import annotations
@@ -27,11 +29,16 @@ def _tables(ruleset_name: str) -> Labels:
         from hupai.rules.nanning import labels as nanning
 
         return nanning.OPTION_LABELS, nanning.VALUE_LABELS
+    if ruleset_name == "enshi":
+        from hupai.rules.enshi import labels as enshi
+
+        return enshi.OPTION_LABELS, enshi.VALUE_LABELS
     raise KeyError(ruleset_name)
 
 
 def option_labels(ruleset_name: str) -> dict[str, dict[str, object]]:
-    """Every option of the rule set ``ruleset_name`` (``"nanjing"``, ``"nanning"``), in its options' order.
+    """Every option of the rule set ``ruleset_name`` (``"nanjing"``, ``"nanning"``, ``"enshi"``), in its
+    options' order.
 
     Each option maps to ``{"zh": …, "en": …, "help": …}``, plus ``"values": {value: {"zh": …, "en": …}}``
     for options whose value is one (or a list) of a few words. A preset name is not a rule set name:

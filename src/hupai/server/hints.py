@@ -26,11 +26,15 @@ def seat_hints(state: HandState, seat: int) -> dict[str, Any]:
     after the best discard): each winning tile with the copies left and the winner's gain
     self-drawn and on the next seat's discard, or the rules' reason when such a win is refused."""
     counts = list(state.seats[seat].counts)
+    jokers = 0
+    if state.laizi is not None:  # Enshi: the 赖子 are wild, and neither they nor a 痞子 are discards
+        jokers, counts[state.laizi] = counts[state.laizi], 0
     unseen = unseen_from(view(state, seat))
-    out: dict[str, Any] = {"shanten": shanten(counts), "discards": [], "waits": []}
+    out: dict[str, Any] = {"shanten": shanten(counts, jokers=jokers), "discards": [], "waits": []}
     discard: int | None = None
-    if sum(counts) % 3 == 2:
-        options = discard_options(counts, unseen=unseen)
+    if (sum(counts) + jokers) % 3 == 2:
+        options = discard_options(counts, unseen=unseen, jokers=jokers)
+        options = [option for option in options if option.discard != state.pizi]
         out["discards"] = [
             {
                 "tile": format_tiles([option.discard]),

@@ -15,7 +15,7 @@ class ClientMessage(BaseModel):
 
 
 class ActionIn(ClientMessage):
-    act: Literal["discard", "pong", "kong", "hu", "pass", "ready"]
+    act: Literal["discard", "pong", "kong", "hu", "pass", "ready", "chow", "lay"]
     tile: str | None = Field(default=None, max_length=4)
 
 

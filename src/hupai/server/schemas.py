@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -106,7 +106,7 @@ class HistoryEntry(BaseModel):
 
 
 class MeldIn(Strict):
-    kind: Literal["pung", "pong", "exposed_kong", "added_kong", "concealed_kong"]
+    kind: Literal["pung", "pong", "exposed_kong", "added_kong", "concealed_kong", "chow"]
     tile: str = Field(max_length=4)
     from_: int | None = Field(default=None, alias="from", ge=0, le=3)
 
@@ -138,3 +138,8 @@ class ScoreIn(Strict):
     horse_tiles: str = Field(default="", max_length=40)
     fish_tiles: str = Field(default="", max_length=40)
     previous_winner: int | None = Field(default=None, ge=0, le=3)
+    # Enshi: the tile turned up (痞子; its successor is the wildcard 赖子), the 痞子/赖子 each seat laid
+    # ({"0": "5m6m"}), and the lays made just before the win (杠开 after a lay, 杠上炮).
+    pizi: str = Field(default="", max_length=4)
+    laid: dict[str, Annotated[str, Field(max_length=40)]] = Field(default_factory=dict, max_length=4)
+    lays_before: int = Field(default=0, ge=0, le=8)

@@ -1,22 +1,30 @@
 // The parts of a table both play and replays draw: a seat's melds, flowers and discards.
 
-import { parseTiles, tileSvg, tilesHtml } from "./tiles.js";
+import { nextTile, parseTiles, tileSvg, tilesHtml } from "./tiles.js";
 import { escapeHtml, signed } from "./util.js";
+
+// A meld's tiles as codes: a chow's run from its lowest tile, three or four of a pung or kong.
+export function meldTiles(meld) {
+  if (meld.kind === "chow") return [meld.tile, nextTile(meld.tile), nextTile(nextTile(meld.tile))];
+  return Array(meld.kind === "pung" ? 3 : 4).fill(meld.tile);
+}
 
 export function meldsHtml(info) {
   const melds = info.melds
     .map((meld) => {
-      const count = meld.kind === "pung" ? 3 : 4;
+      const count = meld.kind === "pung" || meld.kind === "chow" ? 3 : 4;
       if (meld.tile === null) return `<span class="meld concealed">${tilesHtml(Array(count).fill(null), { back: true })}</span>`;
       if (meld.kind === "concealed_kong") {
         const back = tileSvg(null, { back: true });
         return `<span class="meld concealed">${back}${tileSvg(meld.tile)}${tileSvg(meld.tile)}${back}</span>`;
       }
-      return `<span class="meld ${meld.kind}">${tilesHtml(Array(count).fill(meld.tile))}</span>`;
+      return `<span class="meld ${meld.kind}">${tilesHtml(meldTiles(meld))}</span>`;
     })
     .join("");
   const flowers = info.flowers ? `<span class="flowers" title="花">${tilesHtml(parseTiles(info.flowers), { extra: "small" })}</span>` : "";
-  return melds + flowers;
+  const laid = info.laid ? `<span class="laid" data-role="laid" title="痞子/赖子">${tilesHtml(parseTiles(info.laid), { extra: "small" })}</span>` : "";
+  const times = info.multiplier > 1 ? ` <span class="tag multiplier" data-role="multiplier">×${info.multiplier}</span>` : "";
+  return melds + flowers + laid + times;
 }
 
 export function discardsHtml(info, openTile = null) {

@@ -3,7 +3,7 @@
 import { api, currentUser } from "./api.js";
 import { pick, t } from "./i18n.js";
 import { ruleCardEditor } from "./rulecard.js";
-import { escapeHtml, html, toast } from "./util.js";
+import { byRuleSet, escapeHtml, html, toast } from "./util.js";
 
 export async function show(root) {
   const user = await currentUser();
@@ -11,8 +11,7 @@ export async function show(root) {
     showNickname(root);
     return null;
   }
-  // Each rule set's own preset first (南京麻将 before its seed variants).
-  const cards = (await api.rulesets()).sort((a, b) => (a.preset === a.ruleset ? 0 : 1) - (b.preset === b.ruleset ? 0 : 1));
+  const cards = (await api.rulesets()).sort(byRuleSet);
   root.innerHTML = "";
   const page = html(`<section class="lobby">
     <p class="hello">${t("lobby.hello")}<b>${escapeHtml(user.name)}</b>

@@ -7,8 +7,8 @@ import { pick, t } from "./i18n.js";
 import { showNickname } from "./lobby.js";
 import { ruleCardHtml } from "./rulecard.js";
 import { renderHandEnd, renderSummary } from "./settlement.js";
-import { seatBoxHtml, windOf } from "./board.js";
-import { parseTiles, tileName, tileOrder, tileSvg } from "./tiles.js";
+import { meldTiles, seatBoxHtml, windOf } from "./board.js";
+import { parseTiles, tileName, tileOrder, tileSvg, tilesHtml } from "./tiles.js";
 import { escapeHtml, html, signed, toast } from "./util.js";
 import { hintsHtml } from "./hints.js";
 
@@ -248,8 +248,12 @@ class TableClient {
       : "";
     const turnName = facts.names[view.turn] || "";
     const waiting = facts.waiting_on.map((seat) => escapeHtml(facts.names[seat])).join("、");
+    const wild = view.pizi
+      ? `<div class="wild" data-role="wild">${t("table.pizi")} ${tileSvg(view.pizi, { extra: "small" })} ${t("table.laizi")} ${tileSvg(view.laizi, { extra: "small wildcard" })}</div>`
+      : "";
     const centre = `<div class="centre">
       <div class="hand-no" data-role="hand-no">${t("table.hand", { n: update.hand + 1, total: facts.hands_total })}</div>
+      ${wild}
       <div class="wall" data-role="wall">${t("table.wall", { n: view.live_tiles })}</div>
       ${doubled}
       <div class="turn">${escapeHtml(turnName)} ${view.phase === "turn" ? t("table.turn") : ""}</div>
@@ -302,7 +306,7 @@ class TableClient {
       (prompt ? prompt.legal : []).filter((action) => action.act === "discard").map((action) => action.tile),
     );
     const tile = (code, extra) => {
-      const classes = [extra];
+      const classes = [extra, code === view.laizi ? "wildcard" : ""];
       if (playable.has(code)) classes.push("playable");
       if (this.selected === code && playable.has(code)) classes.push("selected");
       return `<button type="button" class="hand-tile ${classes.join(" ")}" data-discard="${code}" ${playable.has(code) ? "" : "disabled"} aria-label="${tileName(code)}">${tileSvg(code)}</button>`;
@@ -316,8 +320,7 @@ class TableClient {
     if (prompt) {
       for (const action of prompt.legal) {
         if (action.act === "discard") continue;
-        const label = t(`act.${action.act}`) + (action.tile ? ` ${tileName(action.tile)}` : "");
-        buttons.push(`<button type="button" class="act act-${action.act}" data-action="${action.act}" data-tile="${action.tile || ""}">${escapeHtml(label)}</button>`);
+        buttons.push(this.actionButton(action, update.view));
       }
     }
     const blocked = update.win_blocked ? `<div class="banner blocked" data-role="win-blocked">${escapeHtml(update.win_blocked)}</div>` : "";
@@ -330,6 +333,20 @@ class TableClient {
     </span>`;
     const asked = this.room.seats.some((s) => s.wants_dissolve) ? `<div class="banner">${t("table.dissolveAsked")}</div>` : "";
     return `${blocked}${asked}<div class="actions" data-role="actions">${buttons.join("")}</div>${tools}`;
+  }
+
+  actionButton(action, view) {
+    const attributes = `class="act act-${action.act}" data-action="${action.act}" data-tile="${action.tile || ""}"`;
+    if (action.act === "chow") {
+      const run = meldTiles({ kind: "chow", tile: action.tile });
+      return `<button type="button" ${attributes}>${t("act.chow")} ${tilesHtml(run, { extra: "small" })}</button>`;
+    }
+    if (action.act === "lay") {
+      const label = t(action.tile === view.pizi ? "act.layPizi" : "act.layLaizi");
+      return `<button type="button" ${attributes}>${label} ${tileSvg(action.tile, { extra: "small" })}</button>`;
+    }
+    const label = t(`act.${action.act}`) + (action.tile ? ` ${tileName(action.tile)}` : "");
+    return `<button type="button" ${attributes}>${escapeHtml(label)}</button>`;
   }
 
   wire(page, prompt) {

@@ -2,6 +2,7 @@
 // session summary (大结算). Also used by replays and the score calculator.
 
 import { pick, t } from "./i18n.js";
+import { meldTiles } from "./board.js";
 import { parseTiles, tileSvg, tilesHtml } from "./tiles.js";
 import { escapeHtml, html, signed } from "./util.js";
 
@@ -30,6 +31,17 @@ function howText(score, names) {
   return t("end.selfDrawn");
 }
 
+// Where each loser pays a different amount (Enshi): their own factors, the raw amount and the cap.
+export function payersHtml(payers, names) {
+  if (!payers || !payers.length) return "";
+  const caps = { cap: t("end.cap"), gold_cap: t("end.goldCap"), diamond_cap: t("end.diamondCap") };
+  return `<table class="payers" data-role="payers"><tbody>${payers
+    .map((line) => `<tr><th>${escapeHtml(names[line.seat])}</th>` +
+      `<td>${line.items.map((item) => escapeHtml(`${pick(item.zh, item.en)} ${item.multiply ? "×" : "+"}${item.value}`)).join(" · ")}</td>` +
+      `<td>${line.raw !== line.paid ? `${line.raw} → ` : ""}<b>${line.paid}</b> ${line.cap ? escapeHtml(caps[line.cap] || line.cap) : ""}</td></tr>`)
+    .join("")}</tbody></table>`;
+}
+
 export function scoresHtml(result, names) {
   if (!result.scores.length) return `<p class="draw">${t("end.draw")}</p>`;
   return result.scores
@@ -38,6 +50,7 @@ export function scoresHtml(result, names) {
       <p class="reading">${escapeHtml(score.reading)}</p>
       <table class="items"><tbody>${itemsHtml(score.items)}</tbody>
         <tfoot><tr><th>${t("end.share")}</th><td><b data-role="share">${score.share}</b></td></tr></tfoot></table>
+      ${payersHtml(score.payers, names)}
     </div>`)
     .join("");
 }
@@ -47,10 +60,12 @@ function openHands(view, names) {
   return `<div class="open-hands">${view.hands
     .map((hand, seat) => {
       const melds = view.seats[seat].melds
-        .map((meld) => `<span class="meld">${tilesHtml(Array(meld.kind === "pung" ? 3 : 4).fill(meld.tile), { extra: "small" })}</span>`)
+        .map((meld) => `<span class="meld">${tilesHtml(meldTiles(meld), { extra: "small" })}</span>`)
         .join("");
       const flowers = view.seats[seat].flowers ? `<span class="flowers">${tilesHtml(parseTiles(view.seats[seat].flowers), { extra: "small" })}</span>` : "";
-      return `<div class="open-hand" data-seat="${seat}"><b>${escapeHtml(names[seat])}</b> ${tilesHtml(parseTiles(hand), { extra: "small" })} ${melds} ${flowers}</div>`;
+      const tiles = parseTiles(hand).map((code) => tileSvg(code, { extra: code === view.laizi ? "small wildcard" : "small" })).join("");
+      const laid = view.seats[seat].laid ? `<span class="laid">${tilesHtml(parseTiles(view.seats[seat].laid), { extra: "small" })}</span>` : "";
+      return `<div class="open-hand" data-seat="${seat}"><b>${escapeHtml(names[seat])}</b> ${tiles} ${melds} ${flowers} ${laid}</div>`;
     })
     .join("")}</div>`;
 }

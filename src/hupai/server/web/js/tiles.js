@@ -105,6 +105,12 @@ export function tileSvg(code, { back = false, extra = "" } = {}) {
     `<g font-family="'Noto Serif CJK SC','Songti SC','SimSun',serif" font-weight="700">${face(code)}</g></svg>`;
 }
 
+// The tile after ``code`` in its suit (for runs); null past 9.
+export function nextTile(code) {
+  const rank = Number(code[0]);
+  return rank < 9 && "mps".includes(code[1]) ? `${rank + 1}${code[1]}` : null;
+}
+
 export function tilesHtml(codes, options = {}) {
   return codes.map((code) => tileSvg(code, options)).join("");
 }

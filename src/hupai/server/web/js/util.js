@@ -24,3 +24,13 @@ export function html(markup) {
 export function signed(value) {
   return value > 0 ? `+${value}` : String(value);
 }
+
+// Rule cards in menu order: Nanjing, Nanning, Enshi, each rule set's own preset before its variants.
+const RULE_SET_ORDER = ["nanjing", "nanning", "enshi"];
+export function byRuleSet(a, b) {
+  const rank = (card) => {
+    const index = RULE_SET_ORDER.indexOf(card.ruleset);
+    return (index < 0 ? RULE_SET_ORDER.length : index) * 2 + (card.preset === card.ruleset ? 0 : 1);
+  };
+  return rank(a) - rank(b) || a.preset.localeCompare(b.preset);
+}

@@ -1,0 +1,100 @@
+"""Enshi options: every point the seed leaves open, with the defaults of the ``enshi`` preset.
+
+Each field names where it comes from (S003b, the one Enshi seed; X-ES, an Enshi app's rule text;
+"our reading" where no source speaks). The docs list them all: ``docs/rules/enshi.md`` §9.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from hupai.rules.base import RuleError
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EnshiOptions:
+    # Tiles and the 痞子
+    honours: bool = False  # A-21: 108 suited tiles (X-ES); true: 136 with 东南西北中发白
+    honour_successor: str = (
+        "winds_dragons"  # the 赖子 after an honour 痞子: winds_dragons | riichi | single_cycle
+    )
+    pizi_flip: str = "back"  # X-ES "从尾墩翻出": back | front (S003b "桌面第一张牌", which end unsaid)
+    reserved_tiles: int = 0  # A-1: silent; every tile but the 痞子 is drawn
+    # Play
+    chow: bool = True  # S003b 3 "在吃牌、碰牌后"; X-ES "可吃、碰、杠"
+    multi_ron: bool = False  # A-3; X-ES "无一炮多响"
+    rob_kong: bool = True  # our reading: an added kong may be robbed, paid as a discard
+    pass_win_restriction: bool = True  # A-2; X-ES "过水不胡"
+    pass_pung_restriction: bool = True  # A-2; X-ES "过水不碰"
+    pizi_blocks_win: bool = True  # X-ES "有痞子不能胡"
+    forbid_keeping_pizi: bool = False  # X-ES 禁止养痞 (off there too)
+    laizi_in_melds: bool = False  # X-ES "赖子…不可充当某张牌去碰和杠"
+    # Who may win
+    max_laizi_in_win: int = 0  # 0 = any number (S003b); X-ES 一赖到底 would be 1 (our reading)
+    laizi_as_itself_hard: bool = False  # our reading of S003b 5 "没有赖子"
+    jianzihu_self_drawn_only: bool = True  # X-ES "见字胡必须自摸"
+    chuotai_forbidden: bool = True  # S003b 10 不能戳胎
+    daxie_on_discard: bool = True  # our reading of S003b 4 "和牌"
+    # Values and payments
+    discarder_double: str = "all_wins"  # A-20, S003b 倍数 3: all_wins | pihu_only (S003b 6-7 "每家")
+    difen: int = 1  # S003b 1 底分
+    pihu_points: int = 1  # S003b 2
+    xiaoxie_points: int = 3  # S003b 3
+    daxie_points: int = 5  # S003b 4
+    qidui_points: int = 5  # S003b 6 一点
+    hard_factor: int = 2  # S003b 5 硬 "翻1倍"
+    qidui_self_drawn_factor: int = 2  # S003b 7, 8 (四点)
+    pizi_factor: int = 2  # S003b 倍数 1 "下一个痞子翻2倍"
+    laizi_factor: int = 4  # S003b 倍数 1 "下一个赖子翻4倍"
+    exposed_kong_factor: int = 2  # S003b 倍数 1 "明杠翻2倍"
+    concealed_kong_factor: int = 4  # S003b 倍数 1 "暗杠翻4倍"
+    kong_bloom_factor: int = 2  # S003b 倍数 1 "杠开翻2倍"
+    gangshangpao_factor: int = 1  # X-ES option 杠上炮 2; 1 = off
+    cap: int = 400  # S003b 8 (封顶) per loser; 0 = no cap at all
+    gold_cap: int = 500  # S003b 9 金顶, when all three reach the cap; 0 = none
+    diamond_cap: int = 0  # X-ES 钻石顶, when all three reach gold_cap; 0 = off
+    kong_money: int = 0  # no source: kongs only multiply
+    min_points: int = 0  # X-ES 起胡 (our reading): the three raw lines must add up to this
+    # Dealer
+    next_dealer: str = "winner"  # X-ES "上局胡牌的用户为庄家": winner | next_seat
+    next_dealer_on_draw: str = "same_dealer"  # X-ES "荒庄…上一局庄家继续当庄": same_dealer | next_seat
+
+    def validate(self) -> None:
+        choices = {
+            "honour_successor": ("winds_dragons", "riichi", "single_cycle"),
+            "pizi_flip": ("back", "front"),
+            "discarder_double": ("all_wins", "pihu_only"),
+            "next_dealer": ("winner", "next_seat"),
+            "next_dealer_on_draw": ("same_dealer", "next_seat"),
+        }
+        for name, allowed in choices.items():
+            value = getattr(self, name)
+            if value not in allowed:
+                raise RuleError(f"option {name!r} is one of {', '.join(allowed)}, not {value!r}")
+        if not 0 <= self.reserved_tiles <= 100:
+            raise RuleError("reserved_tiles is 0-100")
+        if not 0 <= self.max_laizi_in_win <= 4:
+            raise RuleError("max_laizi_in_win is 0 (no limit) to 4")
+        for name in ("difen", *FACTORS):
+            if getattr(self, name) < 1:
+                raise RuleError(f"option {name!r} is a whole number of 1 or more, not {getattr(self, name)}")
+        for name in (*POINTS, "cap", "gold_cap", "diamond_cap", "kong_money", "min_points"):
+            if getattr(self, name) < 0:
+                raise RuleError(f"option {name!r} cannot be negative ({getattr(self, name)})")
+        if self.diamond_cap and not (self.cap and self.gold_cap):
+            raise RuleError(
+                "diamond_cap (钻石顶) needs cap and gold_cap: it applies when all three reach gold_cap"
+            )
+
+
+POINTS = ("pihu_points", "xiaoxie_points", "daxie_points", "qidui_points")
+FACTORS = (
+    "hard_factor",
+    "qidui_self_drawn_factor",
+    "pizi_factor",
+    "laizi_factor",
+    "exposed_kong_factor",
+    "concealed_kong_factor",
+    "kong_bloom_factor",
+    "gangshangpao_factor",
+)
