@@ -30,10 +30,10 @@ ITEMS: dict[str, tuple[str, str, str]] = {
 }
 
 REASONS: dict[str, tuple[str, str]] = {
-    "win_discard": ("点炮", "Win on a discard: the discarder's line (double)"),
+    "win_discard": ("点炮", "Win on a discard: the discarder's line"),
     "win_discard_other": ("点炮陪付", "Win on a discard: a player who did not discard (single)"),
     "win_self_drawn": ("自摸", "Self-drawn win: each player's line"),
-    "robbed_kong": ("抢杠", "Robbed kong: the robbed player's line (double, as a discarder)"),
+    "robbed_kong": ("抢杠", "Robbed kong: the robbed player's line, paid as a discarder"),
     "kong_money": ("杠钱", "Kong money, paid at once"),
 }
 
