@@ -176,16 +176,17 @@ def test_record_described_again_scores_the_same(path: Path) -> None:
 
 
 def test_every_single_win_record_is_cross_checked() -> None:
-    counted = {"nanjing": 0, "nanning": 0}
+    counted = {"nanjing": 0, "nanning": 0, "enshi": 0}
     for path in RECORDS:
         _, result = replayed(path)
         state = result.states[-1]
         if state.outcome == "win" and len(state.wins) == 1:
             counted[path.parent.name] += 1
-    # 11 of Nanjing's 12 worked examples end in a win (NJ-02 is a player leaving), and 180 of the 184
-    # Nanning records (four are draws).
+    # 11 of Nanjing's 12 worked examples end in a win (NJ-02 is a player leaving), 180 of the 184
+    # Nanning records (four are draws), and 19 of the 20 Enshi records (ES-P2 is a draw).
     assert counted["nanjing"] >= 11
     assert counted["nanning"] >= 180
+    assert counted["enshi"] >= 19
 
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=[str(example["name"])[:24] for example in EXAMPLES])

@@ -145,11 +145,14 @@ def test_a_reconnect_gets_exactly_the_events_it_missed(client: TestClient) -> No
     number = new_room(client, host, hands=4)
     client.post(f"/api/rooms/{number}/start", headers=host)
     seen: list[Message] = []
+    hand = -1
     answered = 0
     rng = random.Random(3)
     with connect(client, number, host) as socket:
         while True:
             message = next_update(socket)
+            if seen and message["hand"] != hand:
+                seen = []  # a new hand: events are counted per hand
             seen.extend(message["events"])
             hand = message["hand"]
             prompt = message.get("prompt")
