@@ -37,7 +37,7 @@ class TableClient {
     this.update = null; // the last update
     this.handEnd = null; // the last hand_end, shown until the next hand's first update
     this.summary = null;
-    this.selected = null; // the tile chosen for a discard, waiting for a second tap
+    this.selected = null; // the position in the hand of the tile chosen for a discard (second tap sends)
     this.lastCauses = []; // why the current hand is doubled (比下胡)
     this.hand = -1;
     this.events = 0;
@@ -89,7 +89,10 @@ class TableClient {
         this.room = message.room;
         break;
       case "update":
-        if (message.hand !== this.hand) this.selected = null;
+        // A pick belongs to one prompt: a new hand or a new decision clears it.
+        if (message.hand !== this.hand || (message.prompt || {}).seq !== ((this.update || {}).prompt || {}).seq) {
+          this.selected = null;
+        }
         if (this.handEnd && message.hand > this.handEnd.hand) this.handEnd = null;
         this.hand = message.hand;
         this.events = message.from + message.events.length;
@@ -305,14 +308,17 @@ class TableClient {
     const playable = new Set(
       (prompt ? prompt.legal : []).filter((action) => action.act === "discard").map((action) => action.tile),
     );
-    const tile = (code, extra) => {
-      const classes = [extra, code === view.laizi ? "wildcard" : ""];
+    const shown = drawn ? [...codes, drawn] : codes;
+    const picked = this.selected !== null && playable.has(shown[this.selected]);
+    const tile = (code, index) => {
+      const classes = [index === codes.length ? "drawn" : "", code === view.laizi ? "wildcard" : ""];
       if (playable.has(code)) classes.push("playable");
-      if (this.selected === code && playable.has(code)) classes.push("selected");
-      return `<button type="button" class="hand-tile ${classes.join(" ")}" data-discard="${code}" ${playable.has(code) ? "" : "disabled"} aria-label="${tileName(code)}">${tileSvg(code)}</button>`;
+      if (picked && index === this.selected) classes.push("selected");
+      return `<button type="button" class="hand-tile ${classes.join(" ")}" data-discard="${code}" data-index="${index}" ${playable.has(code) ? "" : "disabled"} aria-label="${tileName(code)}">${tileSvg(code)}</button>`;
     };
-    const tip = this.selected && playable.has(this.selected) ? `<div class="tip">${t("table.tapAgain")}</div>` : "";
-    return `<div class="hand" data-role="hand">${codes.map((code) => tile(code, "")).join("")}${drawn ? `<span class="gap"></span>${tile(drawn, "drawn")}` : ""}</div>${tip}`;
+    const tiles = shown.map((code, index) => (index === codes.length ? `<span class="gap"></span>` : "") + tile(code, index));
+    const tip = picked ? `<div class="tip">${t("table.tapAgain")}</div>` : "";
+    return `<div class="hand" data-role="hand">${tiles.join("")}</div>${tip}`;
   }
 
   actionBar(update, prompt) {
@@ -352,10 +358,11 @@ class TableClient {
   wire(page, prompt) {
     for (const button of page.querySelectorAll("[data-discard]:not([disabled])")) {
       const code = button.dataset.discard;
+      const index = Number(button.dataset.index);
       button.addEventListener("click", () => {
-        if (this.selected === code) this.act(prompt, { act: "discard", tile: code });
+        if (this.selected === index) this.act(prompt, { act: "discard", tile: code });
         else {
-          this.selected = code;
+          this.selected = index;
           this.render();
         }
       });
