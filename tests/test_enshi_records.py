@@ -144,3 +144,11 @@ def test_the_long_hand_shows_every_kind_of_meld_and_lay() -> None:
     assert [seat.laid for seat in state.seats] == [[], [tile("5m")], [tile("6m")], []]
     acts = [action.act for action in state.actions]
     assert {"chow", "pong", "kong", "lay", "hu"} <= set(acts)
+
+
+def test_the_replay_json_shows_the_pizi_laizi_lays_and_multipliers() -> None:
+    path = next(path for path in RECORDS if path.name.startswith("es-11"))
+    hand = replay(read_record(path)).as_dict()["hands"][0]
+    assert (hand["pizi"], hand["laizi"]) == ("5m", "6m")
+    assert hand["laid"] == ["6m", "", "5m", ""]
+    assert hand["multipliers"] == [4, 1, 2, 1]

@@ -565,7 +565,7 @@ def test_caps_one_two_or_all_three() -> None:
     uncapped = dataclasses.replace(options, cap=0)
     assert apply_caps([499, 600, 1280], uncapped) == [(499, ""), (600, ""), (1280, "")]
     no_gold = dataclasses.replace(options, gold_cap=0)
-    assert apply_caps([400, 450, 1280], no_gold) == [(400, ""), (400, "cap"), (400, "cap")]
+    assert apply_caps([400, 450, 1280], no_gold) == [(400, "cap"), (400, "cap"), (400, "cap")]  # 400 is 达到
     # The caps are absolute: 底分 does not scale them.
     assert apply_caps([800, 800, 800], dataclasses.replace(options, difen=2)) == [(500, "gold_cap")] * 3
 

@@ -239,10 +239,26 @@ class ReplayResult:
             "ruleset": self.match.ruleset.preset,
             "options": dict(self.match.ruleset.options_dict()),
             "seats": list(self.match.seats),
-            "hands": [result.as_dict() for result in self.results],
+            "hands": [
+                {**result.as_dict(), **_table_facts(state)}
+                for result, state in zip(self.results, self.states, strict=False)
+            ],
             "escapes": escapes,
             "totals": list(self.match.totals),
         }
+
+
+def _table_facts(state: HandState) -> dict[str, Any]:
+    """What a hand's table showed beyond the settlement, where the rules have it (Enshi: the 痞子, the
+    赖子, each seat's lays and multiplier at the end)."""
+    if state.pizi is None:
+        return {}
+    return {
+        "pizi": format_tiles([state.pizi]),
+        "laizi": None if state.laizi is None else format_tiles([state.laizi]),
+        "laid": [format_tiles(player.laid) for player in state.seats],
+        "multipliers": [state.ruleset.seat_multiplier(state, seat) for seat in range(len(state.seats))],
+    }
 
 
 def apply_action(state: HandState, action: Action) -> None:

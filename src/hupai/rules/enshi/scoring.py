@@ -145,7 +145,7 @@ def apply_caps(raws: Sequence[int], options: EnshiOptions) -> list[tuple[int, st
         return [(diamond, "diamond_cap") for _ in raws]
     if gold and all(raw >= cap for raw in raws):
         return [(gold, "gold_cap") for _ in raws]
-    return [(cap, "cap") if raw > cap else (raw, "") for raw in raws]
+    return [(cap, "cap") if raw >= cap else (raw, "") for raw in raws]  # "达到400分以上只算400分"
 
 
 def losers(seat: int) -> list[int]:
