@@ -401,3 +401,17 @@ def test_every_option_and_item_is_documented() -> None:
     assert missing == []
     assert [key for key in ITEMS if f"`{key}`" not in doc] == []
     assert [key for key in REASONS if f"`{key}`" not in doc] == []
+
+
+def test_a_refused_win_is_explained_even_when_nobody_may_claim_the_discard() -> None:
+    # As above, but no one can pong the 6p: play moves straight on, and seat 3 (who draws next) is
+    # still told why it could not win on it.
+    hands = {0: DEALER, 1: "14789m258s12345z", 3: "123m456m789m11s45p"}
+    state = table(hands, draws="3p6p1z6p")
+    play(state, "0 d 1p", "1 t", "3 pass", "2 t")
+    assert state.window is None and state.turn == 3  # no claim window opened on the 6p
+    reason = win_refusal(state, 3)
+    assert reason is not None and "过胡不胡" in reason
+    assert win_refusal(state, 1) is None
+    play(state, "3 t")  # its own discard ends both the block and the explanation
+    assert win_refusal(state, 3) is None

@@ -525,7 +525,9 @@ def _refusal(state: HandState, action: Action) -> str:
     return "not allowed now"
 
 
-def _win_refusal(state: HandState, seat: int, tile: int | None, *, claim: bool) -> str:
+def _win_refusal(
+    state: HandState, seat: int, tile: int | None, *, claim: bool, discarder: int | None = None
+) -> str:
     player = state.seats[seat]
     if claim and tile is not None:
         if state.ruleset.pass_win_restriction and player.passed_win:
@@ -537,7 +539,13 @@ def _win_refusal(state: HandState, seat: int, tile: int | None, *, claim: bool) 
             return f"诈胡: {tile_name(tile)} does not complete seat {seat}'s hand"
         verdict = state.ruleset.judge_win(
             state,
-            _claim_context(state, seat, tile, state.window.discarder if state.window else 0, WinKind.DISCARD),
+            _claim_context(
+                state,
+                seat,
+                tile,
+                discarder if discarder is not None else state.window.discarder if state.window else 0,
+                WinKind.DISCARD,
+            ),
         )
         return verdict.reason
     if not _may_win_on_turn(state):
@@ -548,14 +556,17 @@ def _win_refusal(state: HandState, seat: int, tile: int | None, *, claim: bool) 
 
 
 def win_refusal(state: HandState, seat: int) -> str | None:
-    """Why ``seat`` may not win now although its hand is complete — on its own turn, or with the
-    tile open to claims — e.g. Nanjing's 小胡需门清或4个硬花 or 过胡不胡. None when the hand is not
-    complete or the win is allowed. Players are shown this instead of a missing 胡 button."""
+    """Why ``seat`` may not win now although its hand is complete — on its own turn, with the tile
+    open to claims, or with the last discard when play moved straight on — e.g. Nanjing's
+    小胡需门清或4个硬花 or 过胡不胡. None when the hand is not complete or the win is allowed. Players
+    are shown this instead of a missing 胡 button."""
     window = state.window
     counts = state.seats[seat].counts
-    if state.phase is Phase.TURN and seat == state.turn:
-        if not _complete(state, seat):
-            return state.ruleset.shape_refusal(state, seat, counts) or None
+    if state.phase is Phase.TURN:
+        if seat != state.turn or not _complete(state, seat):
+            shape = state.ruleset.shape_refusal(state, seat, counts) if seat == state.turn else ""
+            # else: the discard just let go completed this hand, but nobody could claim it
+            return shape or state.refused_wins.get(seat)
         if Win(seat=seat) in legal_actions(state, seat):
             return None
         return _win_refusal(state, seat, None, claim=False)
@@ -655,11 +666,25 @@ def _discard(state: HandState, seat: int, tile: int, events: list[Event]) -> Non
     # A 痞子/赖子 let go at the end of the wall (Enshi) is no discard anyone may take.
     wild = state.pizi is not None and tile in (state.pizi, state.laizi)
     options = {} if wild else _claim_options(state, seat, tile)
+    state.refused_wins = {} if options or wild else _refused_wins(state, seat, tile)
     if options:
         state.phase = Phase.CLAIM
         state.window = ClaimWindow(discarder=seat, tile=tile, options=options)
         return
     _draw(state, next_seat(seat), replacement=False, events=events)
+
+
+def _refused_wins(state: HandState, discarder: int, tile: int) -> dict[int, str]:
+    """Seats whose hands ``tile`` completes but who may not win on it, with the rules' reasons — kept
+    so each can be told why (play moves on at once when nobody may claim)."""
+    refused: dict[int, str] = {}
+    for offset in range(1, SEATS):
+        seat = next_seat(discarder, offset)
+        if _completes(state, seat, tile):
+            reason = _win_refusal(state, seat, tile, claim=True, discarder=discarder)
+            if reason:
+                refused[seat] = reason
+    return refused
 
 
 def _resolve_claims(state: HandState, window: ClaimWindow, events: list[Event]) -> None:

@@ -174,6 +174,8 @@ class HandState:
     last_drawer: int | None = None  # who drew last (Nanning: deals next after an exhaustive draw)
     previous_winner: int | None = None  # the last hand's single winner (Nanning S004 钓鱼 counts from it)
     pizi: int | None = None  # the tile turned up after the deal (Enshi 痞子), never drawn
+    refused_wins: dict[int, str] = field(default_factory=dict)  # seat -> why the last discard, which
+    # completed its hand, could not be won (when no claim window opened); private to that seat
     laizi: int | None = None  # the wildcard kind it names (Enshi 赖子)
 
     @property
