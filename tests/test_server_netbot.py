@@ -60,9 +60,10 @@ def wait_until(condition: Any, seconds: float = 20) -> None:
         time.sleep(0.05)
 
 
-def test_a_network_bot_plays_a_whole_match(port: int) -> None:
+@pytest.mark.parametrize("preset", ["nanning", "enshi"])
+def test_a_network_bot_plays_a_whole_match(port: int, preset: str) -> None:
     host = call(port, "/api/guest", {"name": "房主"})["token"]
-    number = call(port, "/api/rooms", {"preset": "nanning", "hands": 4}, host)["number"]
+    number = call(port, "/api/rooms", {"preset": preset, "hands": 4}, host)["number"]
     call(port, f"/api/rooms/{number}/bots", {"seat": 2, "level": "efficiency"}, host)
     call(port, f"/api/rooms/{number}/bots", {"seat": 3, "level": "random"}, host)
     bot = BotThread(port, number, "strong", seat=1)
