@@ -16,14 +16,15 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import ClassVar
 
-from hupai.bots.base import counts_of, unseen_from
+from hupai.bots.base import counts_of, natural_counts, unseen_from
 from hupai.bots.simple import EfficiencyBot, after_discard, first_of
-from hupai.game.actions import Action, DeclareReady, Discard, Kong, Pass, Pong, Win
+from hupai.game.actions import Action, Chow, DeclareReady, Discard, Kong, Pass, Pong, Win
 from hupai.game.view import PublicSeat, SeatView
 from hupai.hand import shanten, waits
 from hupai.hand.efficiency import accepting_tiles
 
 SEATS = 4
+ENSHI_OPEN_FROM = 3  # Enshi: a concealed hand this far from ready may still open it by a claim
 DRAGONS_AND_FLOWERS = range(31, 42)
 
 
@@ -61,9 +62,7 @@ class StrongBot:
 
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
         if view.laizi is not None:
-            # Enshi's wildcards, lays and multipliers have no model of their own here yet: play by
-            # tile efficiency with the 赖子 as jokers (EfficiencyBot), which lays every 痞子 at once.
-            return self.wild.choose(view, legal)
+            return self._enshi(view, legal)
         win = first_of(legal, Win)
         if win is not None:
             return win
@@ -81,6 +80,20 @@ class StrongBot:
                 return claim
         passing = first_of(legal, Pass)
         return passing if passing is not None else legal[0]
+
+    def _enshi(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        """Enshi: tile efficiency with the 赖子 as jokers (EfficiencyBot), but a concealed hand is
+        worth five (大斜) against one or three once open (屁胡/小斜), so a claim is made only by a hand
+        that is open already or still far from ready."""
+        choice = self.wild.choose(view, legal)
+        if isinstance(choice, Pong | Chow | Kong) and view.open_tile is not None:
+            me = self._me(view)
+            counts, jokers = natural_counts(view)
+            if not me.melds and shanten(counts, jokers=jokers) < ENSHI_OPEN_FROM:
+                passing = first_of(legal, Pass)
+                if passing is not None:
+                    return passing
+        return choice
 
     # --- what the rules make of a hand ---------------------------------------------------------
 
