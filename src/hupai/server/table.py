@@ -7,7 +7,8 @@ from the room's seed and its stored moves (:meth:`Table.resume`). Every seat is 
 
 Decisions: every seat that must decide gets a prompt with a sequence number; an answer quoting an
 old number is ignored. A person has the room's seconds per decision plus a time bank for the match;
-when both run out — or while they are disconnected — the seat plays by 托管 until they act again.
+when both run out the seat plays by 托管 until they act again. A disconnected player is treated the
+same: the seat is kept and the clock runs on.
 Bots, 托管 seats and seats locked by 报听 act by themselves after a short pause.
 """
 
