@@ -61,7 +61,7 @@ def main() -> int:
     print(f"self-play, random bots, best of {repeats} — rlcard {version('rlcard')}")
     print(f"{'engine':<24} {'hands/s':>9} {'vs RLCard':>10}")
     print(f"{'RLCard mahjong':<24} {reference:>9.1f} {1.0:>9.1f}x")
-    for ruleset in ("nanjing", "nanning"):
+    for ruleset in ("nanjing", "nanning", "enshi"):
         rate = hupai_rate(ruleset, hands, repeats)
         print(f"{'hupai ' + ruleset:<24} {rate:>9.1f} {rate / reference:>9.1f}x")
     return 0

@@ -283,8 +283,9 @@ def _turn_actions(state: HandState, seat: int) -> list[Action]:
         counts = player.counts
         discards = _DISCARDS[seat]
         held = [kind for kind in range(NUM_KINDS) if counts[kind]]
-        if wild:
-            held = [kind for kind in held if not ruleset.discard_refusal(state, seat, kind)]
+        if wild:  # only the 痞子 and 赖子 kinds can be refused as discards
+            special = (state.pizi, state.laizi)
+            held = [k for k in held if k not in special or not ruleset.discard_refusal(state, seat, k)]
         actions.extend(discards[kind] for kind in held)
     if state.live_tiles > 0:
         kongs = [kind for kind in range(NUM_KINDS) if player.counts[kind] == 4]

@@ -111,15 +111,16 @@ class EnshiRuleSet(RuleSet):
         pizi = state.pizi
         return self.options.pizi_blocks_win and pizi is not None and counts[pizi] > 0
 
-    def _special(self, state: HandState) -> tuple[int, ...]:
-        return tuple(kind for kind in (state.pizi, state.laizi) if kind is not None)
+    @staticmethod
+    def _special(state: HandState) -> tuple[int | None, int | None]:
+        return state.pizi, state.laizi  # asked for every tile of every turn: kept cheap
 
     def layable(self, state: HandState, seat: int) -> list[int]:
         """The 痞子 and 赖子 kinds ``seat`` holds, while a live tile remains to replace a lay (§3.2)."""
         if state.live_tiles <= 0:
             return []
         counts = state.seats[seat].counts
-        return [kind for kind in self._special(state) if counts[kind]]
+        return [kind for kind in self._special(state) if kind is not None and counts[kind]]
 
     def must_lay(self, state: HandState, seat: int) -> bool:
         """禁止养痞: a held 痞子 must be laid before anything else (while a live tile remains)."""

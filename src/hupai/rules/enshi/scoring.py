@@ -51,6 +51,9 @@ def multiplier_items(state: HandState, seat: int, options: EnshiOptions) -> list
 def player_multiplier(state: HandState, seat: int, options: EnshiOptions) -> int:
     """M(seat) = 2^(痞子 laid) × 4^(赖子 laid) × 2^(exposed kongs) × 4^(concealed kongs) (§6); the
     winner's 杠开 is not in it (it belongs to one win, not to the player)."""
+    player = state.seats[seat]
+    if not player.laid and not player.melds:
+        return 1  # the common case, asked for every seat of every view: no items to build
     product = 1
     for entry in multiplier_items(state, seat, options):
         product *= entry.value
