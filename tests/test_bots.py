@@ -40,6 +40,24 @@ def test_same_seed_same_games() -> None:
     assert simulate(SimConfig(**{**config.__dict__, "seed": 12})).as_dict() != first.as_dict()
 
 
+@pytest.mark.parametrize("ruleset", ["nanjing", "nanning", "enshi"])
+def test_points_by_outcome_add_up_to_the_score(ruleset: str) -> None:
+    config = SimConfig(ruleset=ruleset, bots=("strong", "efficiency", "efficiency", "efficiency"), hands=24)
+    result = simulate(config, jobs=1)
+    wins = sum(stats.wins for stats in result.bots.values())
+    for stats in result.bots.values():
+        parts = stats.by_outcome()
+        assert sum(part["per_hand"] for part in parts.values()) == pytest.approx(stats.mean)
+        assert sum(part["rate"] for part in parts.values()) == pytest.approx(1.0)
+        assert parts["self_drawn"]["rate"] == pytest.approx(stats.rate(stats.self_drawn))
+    # Every win is one seat's self-draw or win on a discard; the others see it from outside.
+    won = sum(
+        stats.outcome_hands["self_drawn"] + stats.outcome_hands["won_on_discard"]
+        for stats in result.bots.values()
+    )
+    assert won == wins > 0
+
+
 def test_processes_do_not_change_the_result() -> None:
     config = SimConfig(ruleset="nanning", bots=("efficiency", "random", "random", "random"), hands=16, seed=5)
     assert simulate(config, jobs=2).as_dict() == simulate(config).as_dict()
@@ -109,6 +127,7 @@ def test_simulate_command_prints_the_table_and_json(tmp_path: Path) -> None:
     assert out.exit_code == 0
     assert "高手 Strong" in out.stdout and "牌效 Efficiency" in out.stdout
     assert "score/hand" in out.stdout
+    assert "得失" in out.stdout and "别家自摸" in out.stdout  # where the points came from
     result = runner.invoke(
         app,
         [
@@ -128,7 +147,9 @@ def test_simulate_command_prints_the_table_and_json(tmp_path: Path) -> None:
     data = json.loads(result.stdout)
     assert data["hands"] == 8
     assert set(data["bots"]) == {"strong", "efficiency"}
-    assert {"win_rate", "deal_in_rate", "mean", "ci95"} <= set(data["bots"]["strong"])
+    assert {"win_rate", "deal_in_rate", "mean", "ci95", "by_outcome"} <= set(data["bots"]["strong"])
+    shares = data["bots"]["strong"]["by_outcome"]
+    assert sum(part["per_hand"] for part in shares.values()) == pytest.approx(data["bots"]["strong"]["mean"])
     assert list(tmp_path.glob("match-*.json"))
     bad = runner.invoke(app, ["simulate", "--bots", "nope"])
     assert bad.exit_code == 2

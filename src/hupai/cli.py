@@ -19,6 +19,7 @@ from hupai.game.record import replay as replay_record
 from hupai.hand import HandSizeError, decompositions, is_win, shanten, waits
 from hupai.hand.efficiency import DiscardOption, accepting_tiles, discard_options, unseen_counts
 from hupai.rules import RuleError, load_ruleset
+from hupai.sim import OUTCOMES, BotStats
 from hupai.tiles import NUM_KINDS, NotationError, format_tiles, parse_counts, parse_tiles, tile_name
 
 app = typer.Typer(
@@ -377,6 +378,7 @@ def simulate(
             f"{stats.mean:+.2f} ± {stats.interval:.2f}",
         )
     console.print(table)
+    console.print(_outcome_table(result.bots))
     console.print(f"荒庄 draws: {result.draws} ({result.draws / result.hands:.1%})")
     for label, stats in result.bots.items():
         if stats.errors:
@@ -389,6 +391,25 @@ def simulate(
     for key, count in result.items.most_common():
         items.add_row(names.get(key, key), f"{count} ({count / wins:.0%})")
     console.print(items)
+
+
+def _outcome_table(bots: dict[str, BotStats]) -> Table:
+    """Where each bot's points came from: per outcome, its share of the score per hand and how
+    often it happened (the shares add up to the score per hand)."""
+    legend = " · ".join(f"{zh} {en}" for zh, en in OUTCOMES.values())
+    table = Table(
+        title="得失 points per hand by outcome (how often)",
+        title_justify="left",
+        caption=legend,
+        caption_justify="left",
+    )
+    table.add_column("bot 玩家", no_wrap=True)
+    for zh, _ in OUTCOMES.values():
+        table.add_column(zh, justify="right", no_wrap=True)
+    for label, stats in bots.items():
+        cells = [f"{entry['per_hand']:+.2f}\n{entry['rate']:.1%}" for entry in stats.by_outcome().values()]
+        table.add_row(label.removeprefix("cmd:"), *cells)
+    return table
 
 
 @app.command()

@@ -26,6 +26,7 @@ from hupai.game.view import view
 from hupai.rules import load_ruleset
 
 __all__ = [
+    "OUTCOMES",
     "BotStats",
     "InvariantError",
     "SimConfig",
@@ -57,6 +58,17 @@ class SimConfig:
         return math.ceil(self.hands / self.match_hands)
 
 
+# What happened to a seat in a hand, for the breakdown of its points (every hand has exactly one).
+OUTCOMES: dict[str, tuple[str, str]] = {
+    "self_drawn": ("自摸", "won self-drawn"),
+    "won_on_discard": ("点炮胡", "won on a discard"),
+    "dealt_in": ("放炮", "dealt in"),
+    "other_self_drawn": ("别家自摸", "another self-drew"),
+    "other_won": ("别家胡", "another won on a discard"),
+    "draw": ("荒庄", "no winner"),
+}
+
+
 @dataclass
 class BotStats:
     """What one bot (by its name in the line-up) did, over all the hands it played."""
@@ -68,10 +80,27 @@ class BotStats:
     total: int = 0
     squares: int = 0
     errors: int = 0  # illegal answers (an external bot): the seat was auto-played instead
+    # Hands and points by what happened to the seat (OUTCOMES): where a bot wins or loses its points.
+    # A hand's whole result goes under its outcome, kong money included.
+    outcome_hands: Counter[str] = field(default_factory=Counter)
+    outcome_points: Counter[str] = field(default_factory=Counter)
 
     def add(self, other: BotStats) -> None:
         for name in ("hands", "wins", "self_drawn", "deal_ins", "total", "squares", "errors"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.outcome_hands.update(other.outcome_hands)
+        self.outcome_points.update(other.outcome_points)
+
+    def by_outcome(self) -> dict[str, dict[str, float]]:
+        """Per outcome: how often it happened and what it added to the mean score per hand (these
+        add up to :attr:`mean`)."""
+        return {
+            outcome: {
+                "rate": self.rate(self.outcome_hands[outcome]),
+                "per_hand": self.outcome_points[outcome] / self.hands if self.hands else 0.0,
+            }
+            for outcome in OUTCOMES
+        }
 
     @property
     def mean(self) -> float:
@@ -97,6 +126,7 @@ class BotStats:
             "mean": self.mean,
             "ci95": self.interval,
             "errors": self.errors,
+            "by_outcome": self.by_outcome(),
         }
 
 
@@ -247,6 +277,21 @@ def _count(
         stats.total += deltas[seat]
         stats.squares += deltas[seat] * deltas[seat]
         stats.errors += errors[seat]
+        outcome = _outcome(state, seat)
+        stats.outcome_hands[outcome] += 1
+        stats.outcome_points[outcome] += deltas[seat]
+
+
+def _outcome(state: HandState, seat: int) -> str:
+    """What happened to ``seat`` in a finished hand (a key of OUTCOMES)."""
+    if not state.wins:
+        return "draw"
+    own = next((win for win in state.wins if win.context.seat == seat), None)
+    if own is not None:
+        return "self_drawn" if own.context.discarder is None else "won_on_discard"
+    if any(win.context.discarder == seat for win in state.wins):
+        return "dealt_in"
+    return "other_self_drawn" if state.wins[0].context.discarder is None else "other_won"
 
 
 def simulate(config: SimConfig, *, progress: Callable[[int], None] | None = None, jobs: int = 1) -> SimResult:
