@@ -4,16 +4,20 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
-from hupai.bots import BotError, make_bot, trustee_action
+from hupai.bots import BotError, StrongBot, make_bot, trustee_action
 from hupai.bots.external import ExternalBot
+from hupai.bots.strong import BIG_CANNON
 from hupai.cli import app
 from hupai.game import Phase, legal_actions, view
-from hupai.game.actions import Discard, Pass, Pong, Win
+from hupai.game.actions import Discard, Kong, Pass, Pong, Win
+from hupai.game.engine import step
+from hupai.game.view import PublicMeld
 from hupai.sim import SimConfig, play_hand, simulate
 
 from .helpers import play, table
@@ -154,3 +158,27 @@ def test_simulate_command_prints_the_table_and_json(tmp_path: Path) -> None:
     bad = runner.invoke(app, ["simulate", "--bots", "nope"])
     assert bad.exit_code == 2
     assert "unknown bot" in bad.stderr
+
+
+def test_strong_counts_a_nanning_big_cannon_as_three_deal_ins() -> None:
+    state = table({0: "1111m456p789s1235z"}, draws="9p", replacements="6z", preset="nanning")
+    bot = make_bot("strong")
+    assert isinstance(bot, StrongBot)
+    ordinary = view(state, 0)
+    assert bot._cannon(ordinary) == 1.0
+    kong = bot.choose(ordinary, legal_actions(state, 0))
+    assert kong == Kong(seat=0, tile=0)  # four 1m: the concealed kong keeps the hand as near
+    step(state, kong)
+    after_kong = view(state, 0)
+    assert bot._cannon(after_kong) == BIG_CANNON  # 杠上炮: the next tile let go pays three units
+    discard = bot.choose(after_kong, legal_actions(state, 0))
+    assert isinstance(discard, Discard)
+    step(state, discard)
+    assert bot._cannon(view(state, 0)) == 1.0
+    assert bot._cannon(replace(ordinary, live_tiles=0)) == BIG_CANNON  # 海底炮
+    last_round = replace(ordinary, live_tiles=3, options={**ordinary.options, "haidi_window": "last_round"})
+    assert bot._cannon(last_round) == BIG_CANNON
+    assert bot._cannon(replace(ordinary, ruleset="nanjing", live_tiles=0)) == 1.0
+    pung = PublicMeld(kind="pung", tile=27, feeder=1)
+    four_melds = (replace(ordinary.seats[0], melds=(pung,) * 4), *ordinary.seats[1:])
+    assert bot._cannon(replace(ordinary, seats=four_melds)) == BIG_CANNON  # 全求炮

@@ -5,8 +5,10 @@ the active rules (Nanjing: a small hand needs 门清 or four hard flowers, so an
 dead; 七对, flushes and all-pungs pay; Nanning: 门清 keeps base 4, all-pungs and flushes double) —
 against *danger*: how likely the tile completes an opponent's hand (ready opponents, many melds, late
 in the wall; tiles an opponent let go or that are nearly all visible are safer) and what feeding it
-would cost (Nanjing 快照/三清 and Nanning 封胡 make the feeder pay the whole win). It claims a pung or
-kong only when that keeps the hand alive and brings it closer, or is worth it by itself.
+would cost (Nanjing 快照/三清 and Nanning 封胡 make the feeder pay the whole win; a Nanning 大炮 — a tile
+let go right after one's own kong, with four melds, or after the last draw — pays three units). It
+claims a pung or kong only when that keeps the hand alive and brings it closer, or is worth it by
+itself.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from hupai.hand import shanten, waits
 from hupai.hand.efficiency import accepting_tiles
 
 SEATS = 4
+BIG_CANNON = 3.0  # Nanning 大炮: a deal-in pays three units, about three ordinary deal-ins
 ENSHI_OPEN_FROM = 3  # Enshi: a concealed hand this far from ready may still open it by a claim
 DRAGONS_AND_FLOWERS = range(31, 42)
 
@@ -57,10 +60,19 @@ class StrongBot:
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
         self.wild = EfficiencyBot(seed)
+        self.kong_at: int | None = None  # live tiles when this seat last made a kong
+
+    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        action = self._choose(view, legal)
+        if isinstance(action, Kong):
+            self.kong_at = view.live_tiles
+        elif isinstance(action, Discard):
+            self.kong_at = None
+        return action
 
     # --- the decision ---------------------------------------------------------------------
 
-    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
+    def _choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
         if view.laizi is not None:
             return self._enshi(view, legal)
         win = first_of(legal, Win)
@@ -183,7 +195,19 @@ class StrongBot:
             chance = self._wait_chance(tile, unseen)
             cost = 1.0 + self._liability(view, other, tile, unseen)
             total += threat * chance * cost
-        return total
+        return total * self._cannon(view)
+
+    def _cannon(self, view: SeatView) -> float:
+        """Nanning: a tile let go right after one's own kong (杠上炮), while holding four melds (全求炮)
+        or after the last tile was drawn (海底炮) pays three units if it deals in (a 大炮)."""
+        if view.ruleset != "nanning":
+            return 1.0
+        just_konged = self.kong_at is not None and self.kong_at - view.live_tiles == 1
+        all_melded = len(self._me(view).melds) >= 4 and view.options.get("quanqiu_pao") == "dapao"
+        last = 4 if view.options.get("haidi_window") == "last_round" else 1
+        if just_konged or all_melded or view.live_tiles < last:
+            return BIG_CANNON
+        return 1.0
 
     @staticmethod
     def _wait_chance(tile: int, unseen: Sequence[int]) -> float:
