@@ -6,7 +6,7 @@ import json
 import random
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 from rich.console import Console
@@ -19,8 +19,10 @@ from hupai.game.record import replay as replay_record
 from hupai.hand import HandSizeError, decompositions, is_win, shanten, waits
 from hupai.hand.efficiency import DiscardOption, accepting_tiles, discard_options, unseen_counts
 from hupai.rules import RuleError, load_ruleset
-from hupai.sim import OUTCOMES, BotStats
 from hupai.tiles import NUM_KINDS, NotationError, format_tiles, parse_counts, parse_tiles, tile_name
+
+if TYPE_CHECKING:
+    from hupai.sim import BotStats
 
 app = typer.Typer(
     add_completion=False,
@@ -396,6 +398,8 @@ def simulate(
 def _outcome_table(bots: dict[str, BotStats]) -> Table:
     """Where each bot's points came from: per outcome, its share of the score per hand and how
     often it happened (the shares add up to the score per hand)."""
+    from hupai.sim import OUTCOMES
+
     legend = " · ".join(f"{zh} {en}" for zh, en in OUTCOMES.values())
     table = Table(
         title="得失 points per hand by outcome (how often)",

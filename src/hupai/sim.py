@@ -74,9 +74,6 @@ class BotStats:
     """What one bot (by its name in the line-up) did, over all the hands it played."""
 
     hands: int = 0
-    wins: int = 0
-    self_drawn: int = 0
-    deal_ins: int = 0
     total: int = 0
     squares: int = 0
     errors: int = 0  # illegal answers (an external bot): the seat was auto-played instead
@@ -86,7 +83,7 @@ class BotStats:
     outcome_points: Counter[str] = field(default_factory=Counter)
 
     def add(self, other: BotStats) -> None:
-        for name in ("hands", "wins", "self_drawn", "deal_ins", "total", "squares", "errors"):
+        for name in ("hands", "total", "squares", "errors"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.outcome_hands.update(other.outcome_hands)
         self.outcome_points.update(other.outcome_points)
@@ -101,6 +98,18 @@ class BotStats:
             }
             for outcome in OUTCOMES
         }
+
+    @property
+    def wins(self) -> int:
+        return self.outcome_hands["self_drawn"] + self.outcome_hands["won_on_discard"]
+
+    @property
+    def self_drawn(self) -> int:
+        return self.outcome_hands["self_drawn"]
+
+    @property
+    def deal_ins(self) -> int:
+        return self.outcome_hands["dealt_in"]
 
     @property
     def mean(self) -> float:
@@ -264,16 +273,11 @@ def _count(
     result.hands += 1
     result.steps += steps
     result.draws += state.outcome == "draw"
-    winners = {win.context.seat for win in state.wins}
-    dealt_in = {win.context.discarder for win in state.wins if win.context.discarder is not None}
     for win in state.wins:
         result.items.update({item.key for item in win.sheet.items})
     for seat, label in enumerate(labels):
         stats = result.bots[label]
         stats.hands += 1
-        stats.wins += seat in winners
-        stats.self_drawn += any(w.context.seat == seat and w.context.discarder is None for w in state.wins)
-        stats.deal_ins += seat in dealt_in
         stats.total += deltas[seat]
         stats.squares += deltas[seat] * deltas[seat]
         stats.errors += errors[seat]
