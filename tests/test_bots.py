@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from hupai.bots import BotError, StrongBot, make_bot, trustee_action
 from hupai.bots.external import ExternalBot
-from hupai.bots.strong import BIG_CANNON
+from hupai.bots.strong import BIG_CANNON, WAIT_MODELS
 from hupai.cli import app
 from hupai.game import Phase, legal_actions, view
 from hupai.game.actions import Discard, Kong, Pass, Pong, Win
@@ -182,3 +182,17 @@ def test_strong_counts_a_nanning_big_cannon_as_three_deal_ins() -> None:
     pung = PublicMeld(kind="pung", tile=27, feeder=1)
     four_melds = (replace(ordinary.seats[0], melds=(pung,) * 4), *ordinary.seats[1:])
     assert bot._cannon(replace(ordinary, seats=four_melds)) == BIG_CANNON  # 全求炮
+
+
+def test_strong_values_two_nanning_waits_above_the_same_copies_of_one() -> None:
+    # Let 4p go: a 5p kanchan, four copies unseen; let 6p go: 4p and 1z (a shanpon), two copies each.
+    # Counting copies these tie and the efficiency bot lets the lower tile go. In Nanning self-play a
+    # second winning tile is worth about two copies by itself (opponents hold some copies of any tile
+    # for good) and an honour is let go sooner, so the strong bot keeps the shanpon.
+    state = table({0: "123m456m789s446p11z"}, preset="nanning")
+    seen, legal = view(state, 0), legal_actions(state, 0)
+    assert make_bot("efficiency").choose(seen, legal) == Discard(seat=0, tile=12)
+    assert make_bot("strong").choose(seen, legal) == Discard(seat=0, tile=14)
+    model = WAIT_MODELS["nanning"]
+    assert model.value(12, 2) + model.value(27, 2) > model.value(13, 4)
+    assert model.value(27, 2) > model.value(13, 2) > model.value(13, 1) > model.value(13, 0) == 0.0

@@ -1,8 +1,10 @@
 """高手 (strong): tile efficiency weighed by what the hand is worth under the rules, and by danger.
 
-For each discard it weighs *offence* — tiles to go, tiles that help, and the hand's prospects under
-the active rules (Nanjing: a small hand needs 门清 or four hard flowers, so an open small hand is
-dead; 七对, flushes and all-pungs pay; Nanning: 门清 keeps base 4, all-pungs and flushes double) —
+For each discard it weighs *offence* — tiles to go, tiles that help, what the waits of a ready hand
+are worth (Nanning: measured in self-play, a second winning tile counts for about two copies, and
+honours and terminals are let go sooner), and the hand's prospects under the active rules (Nanjing: a
+small hand needs 门清 or four hard flowers, so an open small hand is dead; 七对, flushes and all-pungs
+pay; Nanning: 门清 keeps base 4, all-pungs and flushes double) —
 against *danger*: how likely the tile completes an opponent's hand (ready opponents, many melds, late
 in the wall; tiles an opponent let go or that are nearly all visible are safer) and what feeding it
 would cost (Nanjing 快照/三清 and Nanning 封胡 make the feeder pay the whole win; a Nanning 大炮 — a tile
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import ClassVar
 
@@ -33,6 +36,47 @@ DRAGONS_AND_FLOWERS = range(31, 42)
 
 def suit_of(kind: int) -> int:
     return kind // 9 if kind < 27 else 3
+
+
+@dataclass(frozen=True, slots=True)
+class WaitModel:
+    """What one winning tile of a ready hand is worth, in unseen copies (plain counting gives each copy
+    1). Measured in efficiency self-play by ``tools/measure_waits.py``: the chance to win on a tile
+    per turn grows far less than its unseen copies (some are held in other hands for good), so each
+    distinct winning tile is worth ``per_tile`` copies by itself, and opponents let honours and
+    terminals go more readily than middle tiles."""
+
+    per_tile: float
+    honour: float
+    terminal: float  # 1 and 9
+    near_terminal: float  # 2 and 8
+    scale: float  # keeps the sum on the scale of plain copies, which the weights were tuned on
+
+    def value(self, kind: int, copies: int) -> float:
+        if copies <= 0:
+            return 0.0
+        if kind >= 27:
+            bonus = self.honour
+        elif kind % 9 in (0, 8):
+            bonus = self.terminal
+        elif kind % 9 in (1, 7):
+            bonus = self.near_terminal
+        else:
+            bonus = 0.0
+        return self.scale * (self.per_tile + copies + bonus)
+
+
+# Nanning, 16,000 hands of efficiency self-play (tools/measure_waits.py --seed 1): per turn, a winning tile
+# is worth 0.205 + 0.099 × its unseen copies points (+0.078 an honour, +0.085 a 1 or 9, +0.041 a 2 or 8),
+# at that play's average payments (3.30 a win on a discard, 10.99 a self-draw).
+WAIT_MODELS: Mapping[str, WaitModel] = MappingProxyType(
+    {"nanning": WaitModel(per_tile=2.08, honour=0.79, terminal=0.86, near_terminal=0.41, scale=0.6)}
+)
+
+
+def worth(model: WaitModel | None, kind: int, copies: int) -> float:
+    """A winning tile's worth: by the rule set's wait model, or (none measured) its unseen copies."""
+    return float(copies) if model is None else model.value(kind, copies)
 
 
 class StrongBot:
@@ -243,10 +287,11 @@ class StrongBot:
         now = shanten(counts)
         scored: list[tuple[float, int, Discard]] = []
         open_dead = self._me(view).melds and self._open_is_dead(view, counts)
+        model = WAIT_MODELS.get(view.ruleset)
         for action in discards:
             counts[action.tile] -= 1
             after = shanten(counts)
-            accepted = self._acceptance(counts, after, unseen)
+            accepted = self._acceptance(counts, after, unseen, model)
             value_weight = self.value_weight.get(view.ruleset, 1.0)
             bonus = value_weight * self._value_bonus(view, counts) if value_weight else 0.0
             counts[action.tile] += 1
@@ -258,25 +303,30 @@ class StrongBot:
             scored.append((offence - weight * danger, -action.tile, action))
         return max(scored)[2]
 
-    def _acceptance(self, counts: list[int], after: int, unseen: Sequence[int]) -> float:
-        """Tiles that help; one away from ready, weighted by how good the ready hand each one leads to
-        is (the tiles it would then wait on) — two steps ahead, which prefers good shapes."""
+    def _acceptance(
+        self, counts: list[int], after: int, unseen: Sequence[int], model: WaitModel | None = None
+    ) -> float:
+        """Tiles that help; when ready, what the waits are worth (``model``, else their copies); one
+        away, weighted by how good the ready hand each one leads to is — two steps ahead, which prefers
+        good shapes."""
         if after < 0:
             return 0.0
         accepting = accepting_tiles(counts, unseen=unseen)
+        if after == 0:
+            return sum(worth(model, kind, copies) for kind, copies in accepting)
         simple = float(sum(copies for _, copies in accepting))
         if after != 1 or not self.lookahead:
             return simple
         total = 0.0
         for kind, copies in accepting:
             counts[kind] += 1
-            best = 0
+            best = 0.0
             for out in range(34):
                 if counts[out]:
                     counts[out] -= 1
                     if shanten(counts) == 0:
-                        outs = sum(unseen[wait] - (wait == kind) for wait in waits(counts))
-                        best = max(best, outs)
+                        left = [(wait, unseen[wait] - (wait == kind)) for wait in waits(counts)]
+                        best = max(best, sum(worth(model, wait, copies) for wait, copies in left))
                     counts[out] += 1
             counts[kind] -= 1
             total += copies * best
