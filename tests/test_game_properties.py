@@ -164,6 +164,7 @@ def test_random_play_keeps_every_invariant(preset: str) -> None:
                 steps += 1
                 assert tiles_in_play(state) == full_set
                 assert sum(state.deltas()) == 0
+                assert all(transfer.payer != transfer.payee for transfer in state.transfers)
                 if steps % 5 == 0:
                     check_views(state, start=checked, serialise=steps % 25 == 0)
                     checked = len(state.events)

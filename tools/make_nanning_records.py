@@ -413,6 +413,32 @@ def kong_row(
     return script, W
 
 
+def kong_on_a_kongers_discard(ending: str) -> tuple[Script, int]:
+    """Seat 1 lets 8p go and seat 2 kongs it; seat 2 lets its replacement 9p go and seat 3 kongs that,
+    starting a row of its own. ``ending``: "bloom" (seat 3 wins on its replacement), "cannon" (seat 3
+    lets its replacement 1s go and seat 1 wins on it), "three" (seat 3 lets 7p go, the dealer kongs it
+    and wins on its replacement)."""
+    winner = {"bloom": 3, "cannon": W, "three": 0}[ending]
+    script = Script(avoid={parse_tiles("1s" if ending == "cannon" else "9s")[0]})
+    bloom_hand = "234s678m123p9s"
+    if ending == "cannon":
+        script.hand(W, winner_hand("menqing"))
+    script.hand(3, ("9p9p9p" + bloom_hand) if ending == "bloom" else "9p9p9p1z1z2z2z3z3z4z4z5z6z")
+    script.hand(0, ("7p7p7p" + bloom_hand + "6z") if ending == "three" else "1m4m7m2p5p3s6s9s1z2z3z4z5z6z")
+    script.give(2, "8p8p8p")
+    script.discard(0, "6z")
+    script.tsumogiri(W, "8p")
+    script.kong_claim(2, "9p").after(2, "9p")
+    if ending == "bloom":
+        script.kong_claim(3, "9s").hu(3)
+    elif ending == "cannon":
+        script.kong_claim(3, "1s").after(3, "1s").hu(W)
+    else:
+        script.kong_claim(3, "7p").after(3, "7p")
+        script.kong_claim(0, "9s").hu(0)
+    return script, winner
+
+
 # --- the lines -----------------------------------------------------------------------------------
 
 
@@ -430,6 +456,7 @@ class Line:
     fish: str = ""
     outcome: str = "win"
     previous: Callable[[], tuple[Script, int]] | None = None  # a hand played before this one
+    kong_points: tuple[tuple[int, int, int], ...] = ()  # (payer, payee, amount) of every kong point
 
 
 def each(amount: int, winner: int = W) -> dict[int, int]:
@@ -951,6 +978,37 @@ def seed_004_lines() -> None:
         {0: 18},
         preset=p,
     )
+    kong_rows()
+
+
+def kong_rows() -> None:
+    """A direct kong on a discard that itself follows a kong starts the claimer's own row: its
+    discarder pays its point (S001 七 "第一个被杠者付全部分" and S004 連槓 speak of one player's kongs)."""
+    s = "S001 七, 八; S004 連槓"
+    line(
+        "NNK-1",
+        s,
+        "丙杠乙的8筒, 打出补来的9筒; 丁杠9筒, 杠上花: 丙付 18 + 杠分 1",
+        partial(kong_on_a_kongers_discard, "bloom"),
+        {2: 19},
+        kong_points=((1, 2, 1), (2, 3, 1)),
+    )
+    line(
+        "NNK-2",
+        s,
+        "丙杠乙的8筒, 打出9筒; 丁杠9筒, 打出补来的1条, 乙胡 (杠上炮, 门清): 丁付 12; 丁的杠分由丙付",
+        partial(kong_on_a_kongers_discard, "cannon"),
+        {3: 12},
+        kong_points=((1, 2, 1), (2, 3, 1)),
+    )
+    line(
+        "NNK-3",
+        s,
+        "三家连着杠: 丙杠乙, 丁杠丙, 甲 (庄) 杠丁, 杠上花: 丁付 18 + 杠分 1",
+        partial(kong_on_a_kongers_discard, "three"),
+        {3: 19},
+        kong_points=((1, 2, 1), (2, 3, 1), (3, 0, 1)),
+    )
 
 
 UNREACHABLE = {
@@ -1019,6 +1077,9 @@ def build(entry: Line) -> dict[str, Any]:
                 "outcome": entry.outcome,
                 "payee": winner,
                 "expect": {str(payer): amount for payer, amount in entry.expect.items()},
+                **(
+                    {"kong_points": [list(point) for point in entry.kong_points]} if entry.kong_points else {}
+                ),
             }
         },
     )
@@ -1045,6 +1106,15 @@ def check(data: dict[str, Any]) -> list[str]:
             paid[str(transfer.payer)] = paid.get(str(transfer.payer), 0) + transfer.amount
     if paid != scenario["expect"]:
         return [f"paid the winner {paid}, the seed says {scenario['expect']}"]
+    if "kong_points" in scenario:
+        kong_reasons = {"exposed_kong", "concealed_kong", "chain_kong"}
+        points = [
+            [transfer.payer, transfer.payee, transfer.amount]
+            for transfer in hand.transfers
+            if transfer.reason in kong_reasons
+        ]
+        if points != scenario["kong_points"]:
+            return [f"kong points {points} (payer, payee, amount); expected {scenario['kong_points']}"]
     return []
 
 

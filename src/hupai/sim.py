@@ -223,6 +223,8 @@ def _check(state: HandState, full_set: Counter[int]) -> None:
         raise InvariantError(f"tiles not conserved after {len(state.actions)} actions")
     if sum(state.deltas()) != 0:
         raise InvariantError("payments do not add up to zero")
+    if any(transfer.payer == transfer.payee for transfer in state.transfers):
+        raise InvariantError("a player was charged a payment to itself")
 
 
 def simulate_matches(config: SimConfig, matches: Iterable[int]) -> SimResult:

@@ -754,8 +754,10 @@ def _take_claim(state: HandState, window: ClaimWindow, claimer: int, events: lis
     player.counts[tile] -= 3
     player.melds.append(Meld(MeldKind.EXPOSED_KONG, tile, discarder, len(player.melds)))
     events.append(KongClaimed(claimer, tile, discarder))
-    _pay(state, state.ruleset.kong_transfers(state, claimer, len(player.melds) - 1), events)
+    # A kong on a discard starts the claimer's own row: the discarder's kongs before it are not the
+    # claimer's, so they must not decide who pays this kong (the discarder does).
     state.replacement_chain.clear()
+    _pay(state, state.ruleset.kong_transfers(state, claimer, len(player.melds) - 1), events)
     state.replacement_chain.append(("kong", discarder))
     _draw(state, claimer, replacement=True, events=events)
 
