@@ -47,12 +47,14 @@ def test_register_login_logout(client: TestClient) -> None:
     assert client.post("/api/logout").json() == {"ok": True}
     client.cookies.clear()
     assert client.get("/api/me").status_code == 401
+    assert client.get("/api/session").json() == {"user": None}  # the page's first question, never a 401
     wrong = client.post("/api/login", json={"name": "alice", "password": "wrong horse"})
     assert wrong.status_code == 401
     assert error_of(wrong) == "wrong name or password"
     right = client.post("/api/login", json={"name": "alice", "password": "correct horse"})
     assert right.status_code == 200
     assert client.get("/api/me").json()["name"] == "Alice"
+    assert client.get("/api/session").json()["user"]["name"] == "Alice"
 
 
 def test_names_of_registered_players_are_unique_and_passwords_hashed(client: TestClient) -> None:

@@ -43,6 +43,7 @@ from hupai.server.schemas import (
     RuleCardOut,
     ScoreIn,
     SeatNumberIn,
+    SessionOut,
     SitIn,
     UserOut,
     VoteIn,
@@ -269,6 +270,11 @@ def _routes(app: FastAPI, settings: Settings) -> None:  # noqa: PLR0915 - one pl
     @app.get("/api/me")
     async def me(user: UserDep) -> UserOut:
         return user
+
+    @app.get("/api/session")
+    async def session(request: Request) -> SessionOut:
+        # The page asks this first: nobody logged in is an answer, not an error (no 401 in its console).
+        return SessionOut(user=await _maybe_user(request))
 
     @app.get("/api/me/history")
     async def history(user: UserDep, store: StoreDep) -> list[HistoryEntry]:

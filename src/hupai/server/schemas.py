@@ -34,6 +34,10 @@ class UserOut(BaseModel):
     guest: bool
 
 
+class SessionOut(BaseModel):
+    user: UserOut | None
+
+
 class RoomIn(Strict):
     preset: str = Field(default="nanjing", max_length=40, description="rule set or preset, e.g. nanjing")
     options: dict[str, Any] = Field(default_factory=dict, description="house options over the preset")

@@ -36,6 +36,7 @@ function explain(status, data) {
 
 export const api = {
   me: () => call("GET", "/api/me"),
+  session: () => call("GET", "/api/session"),
   guest: (name) => call("POST", "/api/guest", { name }),
   logout: () => call("POST", "/api/logout", {}),
   history: () => call("GET", "/api/me/history"),
@@ -57,10 +58,5 @@ export const api = {
 
 // The logged-in user, or null.
 export async function currentUser() {
-  try {
-    return await api.me();
-  } catch (error) {
-    if (error.status === 401) return null;
-    throw error;
-  }
+  return (await api.session()).user;
 }

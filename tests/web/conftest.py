@@ -1,0 +1,96 @@
+"""Browser tests: Playwright driving Debian's chromium against a real server on loopback.
+
+Every page a test opens is watched: a console error or an uncaught page error fails the test.
+Screenshots are kept in ``test-artifacts/web/`` (``shoot`` takes one screen at the three sizes a
+player meets: desktop, a phone held sideways and a phone held upright).
+
+In CI (``CI`` set) chromium must be there; elsewhere the browser tests are not collected without it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "web"
+SIZES = {"desktop": (1280, 800), "landscape": (844, 390), "portrait": (390, 844)}
+
+
+def chromium_path() -> str | None:
+    for name in (os.environ.get("HUPAI_CHROMIUM", ""), "chromium", "chromium-browser", "google-chrome"):
+        if name and (found := shutil.which(name)):
+            return found
+    return None
+
+
+CHROMIUM = chromium_path()
+if CHROMIUM is None:
+    if os.environ.get("CI"):
+        raise RuntimeError("CI needs chromium for the browser tests (.ci/run installs it)")
+    collect_ignore_glob = ["test_*.py"]
+else:
+    from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+
+    from ..server_support import free_port, running_server
+
+    @pytest.fixture(scope="session")
+    def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+        folder = tmp_path_factory.mktemp("web")
+        port = free_port()
+        # Bots answer at once; the settlement stays up long enough to be read.
+        with running_server(f"sqlite:///{folder / 'web.sqlite3'}", port, next_hand_seconds=30):
+            yield f"http://127.0.0.1:{port}/"
+
+    @pytest.fixture(scope="session")
+    def browser() -> Iterator[Browser]:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        with sync_playwright() as playwright:
+            launched = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            yield launched
+            launched.close()
+
+    class Watched:
+        """A browser context whose pages fail the test on any console error or page error."""
+
+        def __init__(self, browser: Browser) -> None:
+            self.browser = browser
+            self.contexts: list[BrowserContext] = []
+            self.errors: list[str] = []
+
+        def page(self, size: str = "desktop", *, locale: str = "zh-CN") -> Page:
+            width, height = SIZES[size]
+            phone = size != "desktop"
+            context = self.browser.new_context(
+                viewport={"width": width, "height": height}, locale=locale, is_mobile=phone, has_touch=phone
+            )
+            self.contexts.append(context)
+            opened = context.new_page()
+            opened.on("pageerror", lambda error: self.errors.append(f"page error: {error}"))
+            opened.on(
+                "console",
+                lambda message: (
+                    self.errors.append(f"console {message.type}: {message.text}")
+                    if message.type == "error"
+                    else None
+                ),
+            )
+            return opened
+
+        def close(self) -> None:
+            for context in self.contexts:
+                context.close()
+
+    @pytest.fixture
+    def pages(browser: Browser) -> Iterator[Watched]:
+        watched = Watched(browser)
+        yield watched
+        watched.close()
+        assert not watched.errors, f"errors in the page: {watched.errors}"
+
+    @pytest.fixture
+    def page(pages: Watched) -> Page:
+        return pages.page()

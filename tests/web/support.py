@@ -1,0 +1,68 @@
+"""What the browser tests do as a person would: enter, create a room, play by clicking, look."""
+
+from __future__ import annotations
+
+import time
+
+from playwright.sync_api import Page, expect
+
+from .conftest import ARTIFACTS, SIZES
+
+HAND_SECONDS = 120
+
+
+def enter(page: Page, base_url: str, name: str) -> None:
+    page.goto(base_url)
+    page.fill('[data-role="nickname"] input[name="name"]', name)
+    page.click('[data-role="nickname"] button')
+    expect(page.locator('[data-role="create"]')).to_be_visible()
+
+
+def create_room_with_bots(page: Page, preset: str = "nanjing", hands: str = "4") -> str:
+    page.select_option('[data-role="create"] select[name="preset"]', preset)
+    page.select_option('[data-role="create"] select[name="hands"]', hands)
+    page.click('[data-role="create"] button[type="submit"]')
+    number = page.locator('[data-role="number"]').inner_text().strip()
+    assert number.isdigit() and len(number) == 6
+    page.click('[data-role="fill"]')
+    expect(page.locator(".seat-row.bot")).to_have_count(3)
+    return number
+
+
+def play_hand_by_clicking(page: Page) -> None:
+    """Win when offered, otherwise pass claims and discard the tile just drawn (double-click)."""
+    deadline = time.monotonic() + HAND_SECONDS
+    while not page.locator('[data-role="hand-end"]').count():
+        assert time.monotonic() < deadline, "the hand did not end"
+        win = page.locator('[data-action="hu"]')
+        let_go = page.locator('[data-action="pass"]')
+        tiles = page.locator(".hand-tile.playable")
+        try:
+            if win.count():
+                win.first.click(timeout=2000)
+            elif let_go.count():
+                let_go.first.click(timeout=2000)
+            elif tiles.count():
+                tiles.last.dblclick(timeout=2000)
+        except Exception:  # the table moved on under the click (the page redraws on every update)
+            pass
+        page.wait_for_timeout(40)
+
+
+def no_horizontal_overflow(page: Page) -> int:
+    overflow: int = page.evaluate("document.scrollingElement.scrollWidth - window.innerWidth")
+    return overflow
+
+
+def shoot(page: Page, name: str, *, sizes: tuple[str, ...] = tuple(SIZES)) -> None:
+    """Screenshots of the screen as it is, at each size (the page reflows; nothing reloads); at each
+    size the page must not be wider than the screen."""
+    original = page.viewport_size
+    for size in sizes:
+        width, height = SIZES[size]
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(150)
+        page.screenshot(path=ARTIFACTS / f"{name}-{size}.png")
+        assert no_horizontal_overflow(page) <= 1, f"{name} is wider than the screen at {width}×{height}"
+    if original is not None:
+        page.set_viewport_size(original)
