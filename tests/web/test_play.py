@@ -27,7 +27,7 @@ def test_a_whole_hand_by_clicking_then_its_replay(page: Page, base_url: str) -> 
     expect(page.locator(".hand-tile.selected")).to_have_count(1)
     expect(page.locator(".hand-tile")).to_have_count(14)
     page.locator(".hand-tile.selected").click()  # … the second discards it
-    expect(page.locator('.seat.bottom [data-role="discards"] svg.tile')).to_have_count(1)
+    expect(page.locator('.river-bottom svg.tile')).to_have_count(1)
 
     play_hand_by_clicking(page)
     sheet = page.locator('[data-role="hand-end"]')
@@ -44,13 +44,13 @@ def test_a_whole_hand_by_clicking_then_its_replay(page: Page, base_url: str) -> 
     page.goto(f"{base_url}#/replay/{number}/0")
     replay = page.locator('[data-role="replay"]')
     expect(replay).to_be_visible()
-    expect(replay.locator(".seat")).to_have_count(4)
+    expect(replay.locator(".river")).to_have_count(4)
     assert replay.locator(".open-concealed svg.tile").count() >= 52  # all four hands open
     page.click('[data-go="next"]')
     page.click('[data-go="next"]')
     expect(page.locator('[data-role="frame-action"]')).not_to_be_empty()
     page.select_option('[data-role="viewpoint"]', "2")
-    expect(page.locator(".seat.bottom")).to_have_attribute("data-seat", "2")
+    expect(page.locator(".corner-bottom")).to_have_attribute("data-seat", "2")
     page.click('[data-go="last"]')
     expect(page.locator('[data-role="replay-result"]')).to_be_visible()
     page.screenshot(path=ARTIFACTS / "replay.png", full_page=True)

@@ -1,7 +1,15 @@
-// The parts of a table both play and replays draw: a seat's melds, flowers and discards.
+// The square table seen from one seat, drawn the same way for play and for replays: each player's
+// hand along its edge (backs, or open tiles when shown), its melds and flowers beside the hand, its
+// discards as a river in front of it (rows of six, in order, turned to face it), a name plate in its
+// corner, and the centre with the winds, the hand number, the tiles left and the clock.
 
-import { nextTile, parseTiles, tileSvg, tilesHtml } from "./tiles.js";
+import { t } from "./i18n.js";
+import { nextTile, parseTiles, tileSvg } from "./tiles.js";
 import { escapeHtml, signed } from "./util.js";
+
+export const PLACES = ["bottom", "right", "top", "left"]; // by seat offset from the viewer
+const TURN = { bottom: 0, right: 270, top: 180, left: 90 }; // each side's tiles face their owner
+export const ROW = 6; // tiles in a row of a river
 
 // A meld's tiles as codes: a chow's run from its lowest tile, three or four of a pung or kong.
 export function meldTiles(meld) {
@@ -9,48 +17,164 @@ export function meldTiles(meld) {
   return Array(meld.kind === "pung" ? 3 : 4).fill(meld.tile);
 }
 
-export function meldsHtml(info) {
-  const melds = info.melds
-    .map((meld) => {
-      const count = meld.kind === "pung" || meld.kind === "chow" ? 3 : 4;
-      if (meld.tile === null) return `<span class="meld concealed">${tilesHtml(Array(count).fill(null), { back: true })}</span>`;
-      if (meld.kind === "concealed_kong") {
-        const back = tileSvg(null, { back: true });
-        return `<span class="meld concealed">${back}${tileSvg(meld.tile)}${tileSvg(meld.tile)}${back}</span>`;
-      }
-      return `<span class="meld ${meld.kind}">${tilesHtml(meldTiles(meld))}</span>`;
-    })
-    .join("");
-  const flowers = info.flowers ? `<span class="flowers" title="花">${tilesHtml(parseTiles(info.flowers), { extra: "small" })}</span>` : "";
-  const laid = info.laid ? `<span class="laid" data-role="laid" title="痞子/赖子">${tilesHtml(parseTiles(info.laid), { extra: "small" })}</span>` : "";
-  const times = info.multiplier > 1 ? ` <span class="tag multiplier" data-role="multiplier">×${info.multiplier}</span>` : "";
-  return melds + flowers + laid + times;
-}
-
-export function discardsHtml(info, openTile = null) {
-  const codes = parseTiles(info.discards);
-  return codes
-    .map((code, index) => {
-      const classes = [info.claimed[index] ? "claimed" : "", openTile && index === codes.length - 1 ? "open" : ""];
-      return tileSvg(code, { extra: classes.join(" ") });
-    })
-    .join("");
-}
-
-// One seat's box. `concealed` is the seat's own tiles (codes) when they are shown, else only a count.
-export function seatBoxHtml({ seat, place, info, label, name, total, marks = "", concealed = null, active = false, openTile = null }) {
-  const hidden = concealed === null
-    ? `<div class="concealed-count" aria-label="${info.concealed_count}">${tilesHtml(Array(info.concealed_count).fill(null), { back: true, extra: "small" })}</div>`
-    : `<div class="open-concealed">${tilesHtml(concealed, { extra: "small" })}</div>`;
-  return `<div class="seat ${place}${active ? " active" : ""}" data-seat="${seat}">
-    <div class="who"><b>${escapeHtml(label)}</b> ${escapeHtml(name)} <span class="score">${signed(total)}</span> ${marks}</div>
-    ${hidden}
-    <div class="melds">${meldsHtml(info)}</div>
-    <div class="discards" data-role="discards">${discardsHtml(info, openTile)}</div>
-  </div>`;
-}
-
 // The wind of a seat this hand: the dealer is 东.
 export function windOf(seat, dealer) {
   return `seat.${(seat - dealer + 4) % 4}`;
+}
+
+// The side a seat sits on, seen from `bottom`.
+export function placeOf(seat, bottom) {
+  return PLACES[(seat - bottom + 4) % 4];
+}
+
+function tiles(codes, place, extra = "") {
+  return codes.map((code) => tileSvg(code, { rotate: TURN[place], extra })).join("");
+}
+
+function backs(count, place) {
+  return Array.from({ length: count }, () => tileSvg(null, { back: true, rotate: TURN[place] })).join("");
+}
+
+// A seat's melds: a concealed kong shows two backs (or four when its tile is hidden).
+export function meldsHtml(info, place, { small = false } = {}) {
+  const extra = small ? "small" : "";
+  return info.melds
+    .map((meld) => {
+      const count = meld.kind === "pung" || meld.kind === "chow" ? 3 : 4;
+      if (meld.tile === null) return `<span class="meld concealed">${backs(count, place)}</span>`;
+      if (meld.kind === "concealed_kong") {
+        const back = tileSvg(null, { back: true, rotate: TURN[place], extra });
+        const face = tileSvg(meld.tile, { rotate: TURN[place], extra });
+        return `<span class="meld concealed_kong">${back}${face}${face}${back}</span>`;
+      }
+      return `<span class="meld ${meld.kind}">${tiles(meldTiles(meld), place, extra)}</span>`;
+    })
+    .join("");
+}
+
+// Flowers (Nanjing's 中发白 and 春夏秋冬梅兰竹菊) and Enshi's laid 痞子/赖子 sit in their own framed
+// tray beside the hand, with a label, so they never look like discards.
+function traysHtml(info, place) {
+  const trays = [];
+  if (info.flowers) {
+    trays.push(`<span class="tray flowers" data-role="flowers" title="${t("table.flowers")}"><i>${t("table.flowers")}</i>${tiles(parseTiles(info.flowers), place)}</span>`);
+  }
+  if (info.laid) {
+    trays.push(`<span class="tray laid" data-role="laid" title="${t("table.laid")}"><i>${t("table.laid")}</i>${tiles(parseTiles(info.laid), place)}</span>`);
+  }
+  if (info.multiplier > 1) trays.push(`<span class="tag multiplier" data-role="multiplier">×${info.multiplier}</span>`);
+  return trays.join("");
+}
+
+// One river: discard i is in row floor(i / 6), place i % 6; rows grow away from the centre and each
+// row runs from its owner's left to right. Rows and places are mapped to grid cells per side.
+export function riverHtml(info, place, { rows, open = false, fresh = false } = {}) {
+  const codes = parseTiles(info.discards);
+  const cells = codes.map((code, index) => {
+    const row = Math.floor(index / ROW);
+    const col = index % ROW;
+    const [gridRow, gridCol] = {
+      bottom: [row + 1, col + 1],
+      top: [rows - row, ROW - col],
+      left: [col + 1, rows - row],
+      right: [ROW - col, row + 1],
+    }[place];
+    const last = index === codes.length - 1;
+    const classes = [
+      info.claimed[index] ? "claimed" : "",
+      last ? "last" : "",
+      last && open ? "open" : "",
+      last && fresh ? "fresh" : "",
+    ].filter(Boolean);
+    return `<span class="cell ${classes.join(" ")}" style="grid-area:${gridRow}/${gridCol}">${tileSvg(code, { rotate: TURN[place] })}</span>`;
+  });
+  return `<div class="river river-${place}" data-role="discards" style="--rows:${rows}">${cells.join("")}</div>`;
+}
+
+// The edge of the table in front of a player: its concealed tiles (backs, or the tiles when they are
+// shown), its melds and its trays.
+export function edgeHtml(info, place, { shown = null } = {}) {
+  const hand = shown === null
+    ? `<span class="concealed" aria-label="${t("table.concealed", { n: info.concealed_count })}">${backs(info.concealed_count, place)}</span>`
+    : `<span class="concealed open-concealed">${tiles(shown, place)}</span>`;
+  return `<div class="edge edge-${place}">${hand}<span class="melds">${meldsHtml(info, place)}</span></div>`;
+}
+
+// A player's name plate: wind, name, score and marks (dealer, bot, 托管, offline, 报听).
+// It sits in the corner at the player's left, with the player's flowers and laid tiles.
+export function plateHtml({ seat, place, wind, name, total, marks = "", active = false, dealer = false, info }) {
+  return `<div class="corner corner-${place}" data-seat="${seat}">
+    <div class="plate${active ? " active" : ""}${dealer ? " dealer" : ""}" data-role="plate">
+      <span class="wind">${escapeHtml(wind)}</span>
+      <span class="name" title="${escapeHtml(name)}">${escapeHtml(name)}</span>
+      <span class="score">${signed(total)}</span>
+      <span class="marks">${marks}</span>
+    </div>
+    ${traysHtml(info, "bottom")}
+  </div>`;
+}
+
+// The centre: the four winds on their sides (the one to play lit), and what `middle` holds.
+export function centreHtml({ view, bottom, middle = "" }) {
+  const winds = [0, 1, 2, 3]
+    .map((seat) => {
+      const place = placeOf(seat, bottom);
+      const lit = view.turn === seat && view.phase !== "ended";
+      return `<span class="wind-mark wind-${place}${lit ? " lit" : ""}${seat === view.dealer ? " dealer" : ""}">${t(windOf(seat, view.dealer))}</span>`;
+    })
+    .join("");
+  return `<div class="centre" data-role="centre">${winds}<div class="middle">${middle}</div></div>`;
+}
+
+// How many rows the rivers need: at least four (three on a short screen), so that the table keeps its
+// shape for most of a hand.
+export function riverRows(view) {
+  const longest = Math.max(...view.seats.map((info) => parseTiles(info.discards).length));
+  return Math.max(window.innerHeight < 500 ? 3 : 4, Math.ceil(longest / ROW));
+}
+
+// The whole board. `seats` gives, per seat: plate (its options), shown (open tiles or null), open and
+// fresh (its last discard is open for claims / has just been made). With `ownBelow` the viewer's hand
+// is drawn below the board by the caller (at play); otherwise its edge is the board's last row.
+export function boardHtml({ view, bottom, seats, middle, ownBelow = false }) {
+  const rows = riverRows(view);
+  const parts = [0, 1, 2, 3].map((seat) => {
+    const place = placeOf(seat, bottom);
+    const extra = seats[seat];
+    const plate = plateHtml({ ...extra.plate, seat, place, info: view.seats[seat] });
+    const river = riverHtml(view.seats[seat], place, { rows, open: extra.open, fresh: extra.fresh });
+    const edge = place === "bottom" && ownBelow ? "" : `<div class="side side-${place}" data-seat="${seat}">${edgeHtml(view.seats[seat], place, { shown: extra.shown })}</div>`;
+    return `${edge}${river}${plate}`;
+  });
+  return `<div class="board${ownBelow ? "" : " with-bottom"}" data-role="board" style="--rows:${rows}">
+    ${parts.join("")}
+    ${centreHtml({ view, bottom, middle })}
+    <div class="callouts" data-role="callouts" aria-live="assertive"></div>
+  </div>`;
+}
+
+// Fit the table to the screen: the river tile width (--w) and the player's own tile width (--hw) that
+// let the board and the hand below it fit the space below the table's top, in either orientation.
+export function fitTable(table, { handTiles = 0, meldTiles = 0 } = {}) {
+  const board = table.querySelector('[data-role="board"]');
+  if (!board) return;
+  const rows = Number(board.style.getPropertyValue("--rows")) || 4;
+  const edges = board.classList.contains("with-bottom") ? 2 : 1;
+  const screenWidth = document.documentElement.clientWidth;
+  const top = Math.max(table.getBoundingClientRect().top + window.scrollY, 0);
+  const height = window.innerHeight - top - 8;
+  const portrait = window.innerHeight > screenWidth;
+  const width = portrait ? screenWidth - 8 : screenWidth - 2 * Math.min(300, Math.max(150, screenWidth * 0.2));
+  // The own hand: every concealed tile, a gap, and the melds at three quarters of a tile; below the
+  // hand its status line, above it nothing (the calls float over the board).
+  const slots = handTiles ? handTiles + 0.75 * meldTiles + 1 : 0;
+  const handWidth = portrait ? screenWidth - 12 : screenWidth * 0.92;
+  const hand = slots ? Math.floor(Math.min(handWidth / slots, 56, height * (portrait ? 0.09 : 0.1))) : 0;
+  const handHeight = hand ? hand * (4 / 3) + 34 : 0;
+  const reserve = portrait ? 44 + 48 : 0; // the tool row above the board and the counter line below
+  const down = edges * 1.2 + 2 * rows * (4 / 3) + ROW;
+  const across = 2 * 1.2 + 2 * rows * (4 / 3) + ROW;
+  const size = Math.floor(Math.max(9, Math.min(width / across, (height - handHeight - reserve) / down, 42)));
+  table.style.setProperty("--w", `${size}px`);
+  if (hand) table.style.setProperty("--hw", `${Math.max(hand, size)}px`);
 }

@@ -6,14 +6,8 @@ import { t } from "./i18n.js";
 import { tileSvg } from "./tiles.js";
 import { escapeHtml } from "./util.js";
 
-const WORDS = {
-  zh: { waits: "听牌", left: "剩{n}张", selfDrawn: "自摸", discard: "点炮", discards: "出牌建议", shanten: "向听", accepting: "进张{n}张", ready: "听牌" },
-  en: { waits: "Waits", left: "{n} left", selfDrawn: "self-drawn", discard: "on a discard", discards: "Best discards", shanten: "to go", accepting: "{n} tiles help", ready: "ready" },
-};
-
 function word(key, n) {
-  const lang = document.documentElement.lang.startsWith("zh") ? "zh" : "en";
-  return WORDS[lang][key].replace("{n}", String(n));
+  return t(`hints.${key}`, { n });
 }
 
 export function hintsHtml(hints) {
@@ -30,6 +24,7 @@ export function hintsHtml(hints) {
     .map((option) => `<li class="discard-hint" data-tile="${option.tile}">${tileSvg(option.tile, { extra: "small" })} ` +
       `${option.shanten === 0 ? word("ready") : `${option.shanten} ${word("shanten")}`} · ${word("accepting", option.accepting)}</li>`)
     .join("");
+  if (!waits && !discards) return ""; // nothing to suggest now: no empty box
   return `<aside class="hints" data-role="hints-panel"><h3>${t("table.hints")}</h3>
     ${waits ? `<h4>${word("waits")}</h4><ul>${waits}</ul>` : ""}
     ${discards ? `<h4>${word("discards")}</h4><ul>${discards}</ul>` : ""}

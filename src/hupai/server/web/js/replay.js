@@ -2,22 +2,15 @@
 // open. The frames come from the server (GET /api/rooms/{number}/hands/{index}/replay).
 
 import { api } from "./api.js";
-import { seatBoxHtml, windOf } from "./board.js";
+import { boardHtml, fitTable, windOf } from "./board.js";
 import { t } from "./i18n.js";
+import { icon } from "./icons.js";
 import { scoresHtml, transfersHtml } from "./settlement.js";
-import { parseTiles, tileName } from "./tiles.js";
+import { parseTiles, tileName, tileSvg } from "./tiles.js";
 import { escapeHtml, html } from "./util.js";
 
-const WORDS = {
-  zh: { first: "开头", back: "后退", play: "播放", pause: "暂停", next: "前进", last: "结尾", view: "视角", step: "第{n}/{total}步", deal: "发牌", speed: "速度" },
-  en: { first: "Start", back: "Back", play: "Play", pause: "Pause", next: "Forward", last: "End", view: "Viewpoint", step: "Step {n} of {total}", deal: "The deal", speed: "Speed" },
-};
-
 function word(key, values = {}) {
-  const lang = document.documentElement.lang.startsWith("zh") ? "zh" : "en";
-  let text = WORDS[lang][key];
-  for (const [name, value] of Object.entries(values)) text = text.replace(`{${name}}`, String(value));
-  return text;
+  return t(`replay.${key}`, values);
 }
 
 function describe(frame, names) {
@@ -41,23 +34,28 @@ export async function show(root, [number, index]) {
   function draw() {
     const frame = frames[at];
     const view = frame.view;
-    const order = [bottom, (bottom + 1) % 4, (bottom + 2) % 4, (bottom + 3) % 4];
-    const places = ["bottom", "right", "top", "left"];
-    const totals = view.deltas;
-    const seats = order
-      .map((seat, place) => seatBoxHtml({
-        seat,
-        place: places[place],
-        info: view.seats[seat],
-        label: t(windOf(seat, view.dealer)),
+    const seats = [0, 1, 2, 3].map((seat) => ({
+      plate: {
+        wind: t(windOf(seat, view.dealer)),
         name: names[seat],
-        total: totals[seat],
-        marks: seat === view.dealer ? `<span class="tag dealer">${t("table.dealer")}</span>` : "",
-        concealed: parseTiles(view.hands[seat]),
+        total: view.deltas[seat],
+        marks: [
+          seat === view.dealer ? `<span class="tag dealer">${t("table.dealer")}</span>` : "",
+          view.seats[seat].ready ? `<span class="tag ready">${t("act.ready")}</span>` : "",
+        ].join(""),
         active: view.turn === seat && view.phase !== "ended",
-        openTile: view.open_from === seat ? view.open_tile : null,
-      }))
-      .join("");
+        dealer: seat === view.dealer,
+      },
+      shown: parseTiles(view.hands[seat]),
+      open: view.open_from === seat,
+      fresh: false,
+    }));
+    const wild = view.pizi
+      ? `<div class="wild" data-role="wild">${t("table.pizi")} ${tileSvg(view.pizi)} ${t("table.laizi")} ${tileSvg(view.laizi, { extra: "wildcard" })}</div>`
+      : "";
+    const middle = `<div class="wall">${t("table.wall", { n: view.live_tiles })}</div>${wild}` +
+      (view.multiplier > 1 ? `<div class="banner bixiahu">${t("table.bixiahu", { n: view.multiplier })}</div>` : "");
+    const board = boardHtml({ view, bottom, seats, middle });
     const last = at === frames.length - 1;
     const settlement = last
       ? `<div class="sheet replay-result" data-role="replay-result">${scoresHtml(replay.result, names)}<ul class="transfers">${transfersHtml(replay.result.transfers, names)}</ul></div>`
@@ -66,21 +64,22 @@ export async function show(root, [number, index]) {
     const page = html(`<section class="replay" data-role="replay">
       <h1>${t("summary.replay")} · ${t("room.title")} ${escapeHtml(number)} · ${t("summary.hand", { n: Number(index) + 1 })}</h1>
       <div class="controls">
-        <button type="button" data-go="first" aria-label="${word("first")}">⏮</button>
-        <button type="button" data-go="back" aria-label="${word("back")}">◀</button>
-        <button type="button" data-go="play" data-role="play">${timer ? word("pause") : word("play")}</button>
-        <button type="button" data-go="next" aria-label="${word("next")}">▶</button>
-        <button type="button" data-go="last" aria-label="${word("last")}">⏭</button>
+        <button type="button" data-go="first" aria-label="${word("first")}" title="${word("first")}">${icon("first")}</button>
+        <button type="button" data-go="back" aria-label="${word("back")}" title="${word("back")}">${icon("back")}</button>
+        <button type="button" data-go="play" data-role="play">${icon(timer ? "pause" : "play")} ${timer ? word("pause") : word("play")}</button>
+        <button type="button" data-go="next" aria-label="${word("next")}" title="${word("next")}">${icon("next")}</button>
+        <button type="button" data-go="last" aria-label="${word("last")}" title="${word("last")}">${icon("last")}</button>
         <input type="range" min="0" max="${frames.length - 1}" value="${at}" data-role="seek" aria-label="seek">
         <span data-role="step">${word("step", { n: at, total: frames.length - 1 })}</span>
         <label>${word("view")} <select data-role="viewpoint">${names.map((name, seat) => `<option value="${seat}" ${seat === bottom ? "selected" : ""}>${escapeHtml(name)}</option>`).join("")}</select></label>
         <label>${word("speed")} <select data-role="speed">${[1400, 700, 300, 100].map((ms) => `<option value="${ms}" ${ms === delay ? "selected" : ""}>${Math.round(700 / ms * 10) / 10}×</option>`).join("")}</select></label>
       </div>
       <p class="frame-action" data-role="frame-action">${escapeHtml(describe(frame, names))}</p>
-      <div class="table">${seats}<div class="centre"><div class="wall">${t("table.wall", { n: view.live_tiles })}</div>${view.multiplier > 1 ? `<div class="banner bixiahu">${t("table.bixiahu", { n: view.multiplier })}</div>` : ""}</div></div>
+      <div class="table replay-table" data-role="table">${board}</div>
       ${settlement}
     </section>`);
     root.append(page);
+    fitTable(page.querySelector('[data-role="table"]'));
     for (const button of page.querySelectorAll("[data-go]")) button.addEventListener("click", () => go(button.dataset.go));
     page.querySelector('[data-role="seek"]').addEventListener("input", (event) => {
       stop();
@@ -137,10 +136,12 @@ export async function show(root, [number, index]) {
   window.addEventListener("keydown", keys);
   const relabel = () => draw();
   window.addEventListener("languagechange-hupai", relabel);
+  window.addEventListener("resize", relabel);
   draw();
   return () => {
     stop();
     window.removeEventListener("keydown", keys);
     window.removeEventListener("languagechange-hupai", relabel);
+    window.removeEventListener("resize", relabel);
   };
 }

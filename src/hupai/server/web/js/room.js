@@ -7,12 +7,11 @@ import { pick, t } from "./i18n.js";
 import { showNickname } from "./lobby.js";
 import { ruleCardHtml } from "./rulecard.js";
 import { renderHandEnd, renderSummary } from "./settlement.js";
-import { meldTiles, seatBoxHtml, windOf } from "./board.js";
-import { parseTiles, tileName, tileOrder, tileSvg, tilesHtml } from "./tiles.js";
-import { escapeHtml, html, signed, toast } from "./util.js";
-import { hintsHtml } from "./hints.js";
+import { TableView } from "./table.js";
+import { escapeHtml, html, toast } from "./util.js";
 
 const RECONNECT_MS = 1000;
+const REVEAL_MS = 1500; // the open hands and the winner's call are seen before the hand's sheet
 
 export async function show(root, [number]) {
   const user = await currentUser();
@@ -37,7 +36,7 @@ class TableClient {
     this.update = null; // the last update
     this.handEnd = null; // the last hand_end, shown until the next hand's first update
     this.summary = null;
-    this.selected = null; // the position in the hand of the tile chosen for a discard (second tap sends)
+    this.table = new TableView(this);
     this.lastCauses = []; // why the current hand is doubled (比下胡)
     this.hand = -1;
     this.events = 0;
@@ -72,6 +71,7 @@ class TableClient {
   close() {
     this.closed = true;
     clearInterval(this.timer);
+    this.table.close();
     window.removeEventListener("languagechange-hupai", this.relabel);
     if (this.socket) this.socket.close();
   }
@@ -89,10 +89,7 @@ class TableClient {
         this.room = message.room;
         break;
       case "update":
-        // A pick belongs to one prompt: a new hand or a new decision clears it.
-        if (message.hand !== this.hand || (message.prompt || {}).seq !== ((this.update || {}).prompt || {}).seq) {
-          this.selected = null;
-        }
+        this.table.heard(message, this.update);
         if (this.handEnd && message.hand > this.handEnd.hand) this.handEnd = null;
         this.hand = message.hand;
         this.events = message.from + message.events.length;
@@ -237,144 +234,24 @@ class TableClient {
   }
 
   renderTable() {
-    const update = this.update;
-    const view = update.view;
-    const facts = update.table;
-    const me = view.seat;
-    const bottom = me === null ? 0 : me;
-    const order = [bottom, (bottom + 1) % 4, (bottom + 2) % 4, (bottom + 3) % 4];
-    const places = ["bottom", "right", "top", "left"];
-    const prompt = update.prompt && !update.prompt.automatic ? update.prompt : null;
-    const panels = order.map((seat, index) => this.seatPanel(seat, places[index], view, facts)).join("");
-    const doubled = view.multiplier > 1
-      ? `<div class="banner bixiahu" data-role="bixiahu">${t("table.bixiahu", { n: view.multiplier })}${this.lastCauses.length ? ` · ${escapeHtml(this.lastCauses.map((cause) => this.causeName(cause)).join("、"))}` : ""}</div>`
-      : "";
-    const turnName = facts.names[view.turn] || "";
-    const waiting = facts.waiting_on.map((seat) => escapeHtml(facts.names[seat])).join("、");
-    const wild = view.pizi
-      ? `<div class="wild" data-role="wild">${t("table.pizi")} ${tileSvg(view.pizi, { extra: "small" })} ${t("table.laizi")} ${tileSvg(view.laizi, { extra: "small wildcard" })}</div>`
-      : "";
-    const centre = `<div class="centre">
-      <div class="hand-no" data-role="hand-no">${t("table.hand", { n: update.hand + 1, total: facts.hands_total })}</div>
-      ${wild}
-      <div class="wall" data-role="wall">${t("table.wall", { n: view.live_tiles })}</div>
-      ${doubled}
-      <div class="turn">${escapeHtml(turnName)} ${view.phase === "turn" ? t("table.turn") : ""}</div>
-      <div class="waiting-on muted">${waiting ? `${t("table.waiting")}: ${waiting}` : ""}</div>
-      <div class="clock" data-role="clock"></div>
-      ${this.connected ? "" : `<div class="banner offline">${t("table.reconnecting")}</div>`}
-    </div>`;
-    this.root.innerHTML = "";
-    const page = html(`<section class="table phase-${view.phase}" data-phase="${view.phase}">
-      ${panels}${centre}
-      <div class="mine">${me === null ? "" : this.myHand(view, prompt)}${me === null ? "" : this.actionBar(update, prompt)}</div>
-      ${this.hints && update.hints ? hintsHtml(update.hints) : ""}
-    </section>`);
-    this.root.append(page);
-    if (this.handEnd) page.append(renderHandEnd(this.handEnd, facts.names, this.secondsToNext(), (cause) => this.causeName(cause)));
-    this.wire(page, prompt);
-    this.tick();
+    const ended = this.handEnd && this.update.hand === this.handEnd.hand;
+    // The hand is over: the board shows every hand open, and the sheet follows once the win was seen.
+    const shown = ended ? { ...this.update, view: { ...this.handEnd.view, seat: this.update.view.seat, hand: this.update.view.hand } } : this.update;
+    this.table.render(this.root, shown);
+    const page = this.root.querySelector('[data-role="table"]');
+    if (this.handEnd && performance.now() - this.handEndAt >= REVEAL_MS) {
+      page.append(renderHandEnd(this.handEnd, this.update.table.names, this.secondsToNext(), (cause) => this.causeName(cause)));
+    }
   }
 
-  seatPanel(seat, place, view, facts) {
-    const info = view.seats[seat];
-    const marks = [];
-    if (seat === view.dealer) marks.push(`<span class="tag dealer">${t("table.dealer")}</span>`);
-    if (facts.bots[seat]) marks.push(`<span class="tag">${t("room.bot")}</span>`);
-    if (facts.trustee[seat]) marks.push(`<span class="tag">${t("table.trustee")}</span>`);
-    if (!facts.bots[seat] && !facts.connected[seat]) marks.push(`<span class="tag warn">${t("table.offline")}</span>`);
-    if (info.ready) marks.push(`<span class="tag ready">${t("act.ready")}</span>`);
-    return seatBoxHtml({
-      seat,
-      place,
-      info,
-      label: t(windOf(seat, view.dealer)),
-      name: facts.names[seat],
-      total: facts.totals[seat],
-      marks: marks.join(" "),
-      concealed: seat === view.seat ? [] : null,
-      active: view.turn === seat && view.phase !== "ended",
-      openTile: view.open_from === seat ? view.open_tile : null,
-    });
+  // A seat's name as the player reads it (bots in the player's language).
+  seatName(seat) {
+    const facts = this.update.table;
+    return facts.names[seat] || "";
   }
 
-  myHand(view, prompt) {
-    const codes = parseTiles(view.hand).sort((a, b) => tileOrder(a) - tileOrder(b));
-    let drawn = null;
-    if (view.drawn && codes.includes(view.drawn)) {
-      codes.splice(codes.lastIndexOf(view.drawn), 1);
-      drawn = view.drawn;
-    }
-    const playable = new Set(
-      (prompt ? prompt.legal : []).filter((action) => action.act === "discard").map((action) => action.tile),
-    );
-    const shown = drawn ? [...codes, drawn] : codes;
-    const picked = this.selected !== null && playable.has(shown[this.selected]);
-    const tile = (code, index) => {
-      const classes = [index === codes.length ? "drawn" : "", code === view.laizi ? "wildcard" : ""];
-      if (playable.has(code)) classes.push("playable");
-      if (picked && index === this.selected) classes.push("selected");
-      return `<button type="button" class="hand-tile ${classes.join(" ")}" data-discard="${code}" data-index="${index}" ${playable.has(code) ? "" : "disabled"} aria-label="${tileName(code)}">${tileSvg(code)}</button>`;
-    };
-    const tiles = shown.map((code, index) => (index === codes.length ? `<span class="gap"></span>` : "") + tile(code, index));
-    const tip = picked ? `<div class="tip">${t("table.tapAgain")}</div>` : "";
-    return `<div class="hand" data-role="hand">${tiles.join("")}</div>${tip}`;
-  }
-
-  actionBar(update, prompt) {
-    const buttons = [];
-    if (prompt) {
-      for (const action of prompt.legal) {
-        if (action.act === "discard") continue;
-        buttons.push(this.actionButton(action, update.view));
-      }
-    }
-    const blocked = update.win_blocked ? `<div class="banner blocked" data-role="win-blocked">${escapeHtml(update.win_blocked)}</div>` : "";
-    const trusteeOn = update.table.trustee[update.view.seat];
-    const tools = `<span class="tools">
-      <label class="toggle"><input type="checkbox" data-role="hints" ${this.hints ? "checked" : ""}> ${t("table.hints")}</label>
-      <button type="button" data-role="trustee">${t(trusteeOn ? "table.trusteeOff" : "table.trustee")}</button>
-      <button type="button" data-role="dissolve">${t(this.room.seats.some((s) => s.wants_dissolve) ? "table.dissolveVote" : "table.dissolve")}</button>
-      <button type="button" class="link" data-role="escape">${t("table.escape")}</button>
-    </span>`;
-    const asked = this.room.seats.some((s) => s.wants_dissolve) ? `<div class="banner">${t("table.dissolveAsked")}</div>` : "";
-    return `${blocked}${asked}<div class="actions" data-role="actions">${buttons.join("")}</div>${tools}`;
-  }
-
-  actionButton(action, view) {
-    const attributes = `class="act act-${action.act}" data-action="${action.act}" data-tile="${action.tile || ""}"`;
-    if (action.act === "chow") {
-      const run = meldTiles({ kind: "chow", tile: action.tile });
-      return `<button type="button" ${attributes}>${t("act.chow")} ${tilesHtml(run, { extra: "small" })}</button>`;
-    }
-    if (action.act === "lay") {
-      const label = t(action.tile === view.pizi ? "act.layPizi" : "act.layLaizi");
-      return `<button type="button" ${attributes}>${label} ${tileSvg(action.tile, { extra: "small" })}</button>`;
-    }
-    const label = t(`act.${action.act}`) + (action.tile ? ` ${tileName(action.tile)}` : "");
-    return `<button type="button" ${attributes}>${escapeHtml(label)}</button>`;
-  }
-
-  wire(page, prompt) {
-    for (const button of page.querySelectorAll("[data-discard]:not([disabled])")) {
-      const code = button.dataset.discard;
-      const index = Number(button.dataset.index);
-      button.addEventListener("click", () => {
-        if (this.selected === index) this.act(prompt, { act: "discard", tile: code });
-        else {
-          this.selected = index;
-          this.render();
-        }
-      });
-      button.addEventListener("dblclick", () => this.act(prompt, { act: "discard", tile: code }));
-    }
-    for (const button of page.querySelectorAll("[data-action]")) {
-      button.addEventListener("click", () => {
-        const action = { act: button.dataset.action };
-        if (button.dataset.tile) action.tile = button.dataset.tile;
-        this.act(prompt, action);
-      });
-    }
+  // The table's tools: hints, 托管, 解散 and 逃跑.
+  wireTools(page) {
     const hints = page.querySelector('[data-role="hints"]');
     if (hints) {
       hints.addEventListener("change", () => {
@@ -412,7 +289,6 @@ class TableClient {
 
   act(prompt, action) {
     if (!prompt) return;
-    this.selected = null;
     this.send({ type: "act", seq: prompt.seq, action });
   }
 
@@ -421,17 +297,10 @@ class TableClient {
     return Math.max(0, Math.ceil((this.handEnd.next_in_ms - (performance.now() - this.handEndAt)) / 1000));
   }
 
-  // The countdowns: the decision clock and the next-hand timer.
+  // The countdowns: the decision clock and the next-hand timer; the sheet once the win was seen.
   tick() {
-    const clock = this.root.querySelector('[data-role="clock"]');
-    const prompt = this.update && this.update.prompt;
-    if (clock) {
-      if (prompt && !prompt.automatic) {
-        const left = Math.max(0, prompt.deadline_ms - (performance.now() - this.promptReceived));
-        clock.textContent = `${Math.ceil(left / 1000)}″`;
-        clock.classList.toggle("urgent", left < 5000);
-      } else clock.textContent = "";
-    }
+    if (this.table && this.update) this.table.tick();
+    if (this.handEnd && !this.root.querySelector('[data-role="hand-end"]') && performance.now() - this.handEndAt >= REVEAL_MS && !this.summary) this.render();
     const next = this.root.querySelector('[data-role="next-in"]');
     if (next) next.textContent = t("end.next", { n: this.secondsToNext() });
   }

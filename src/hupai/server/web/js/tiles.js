@@ -93,16 +93,28 @@ function face(code) {
     `<text x="25" y="37" text-anchor="middle" font-size="7" fill="${colour}">${((rank - 1) % 4) + 1}</text>`;
 }
 
-// One tile as an SVG element string; `back` draws the back of a hidden tile.
-export function tileSvg(code, { back = false, extra = "" } = {}) {
+// How a tile lies on the table, by whose it is: upright for the viewer, turned for the others.
+const TURNS = {
+  0: { box: "0 0 30 40", face: "" },
+  90: { box: "0 0 40 30", face: "translate(40 0) rotate(90)" },
+  180: { box: "0 0 30 40", face: "rotate(180 15 20)" },
+  270: { box: "0 0 40 30", face: "translate(0 30) rotate(-90)" },
+};
+
+// One tile as an SVG element string; `back` draws the back of a hidden tile; `rotate` (0, 90, 180,
+// 270 degrees clockwise) turns it to face a player on another side.
+export function tileSvg(code, { back = false, extra = "", rotate = 0 } = {}) {
+  const turn = TURNS[rotate] || TURNS[0];
+  const sideways = rotate === 90 || rotate === 270 ? " sideways" : "";
   if (back || !code) {
-    return `<svg class="tile back ${extra}" viewBox="0 0 30 40" role="img" aria-label="?">` +
-      `<rect x="0.5" y="0.5" width="29" height="39" rx="4" fill="#2e7d32" stroke="#1b5e20"/></svg>`;
+    return `<svg class="tile back${sideways} ${extra}" viewBox="${turn.box}" role="img" aria-hidden="true">` +
+      `<g transform="${turn.face}"><rect x="0.5" y="0.5" width="29" height="39" rx="4" fill="#2e7d32" stroke="#1b5e20"/>` +
+      `<rect x="3" y="3" width="24" height="34" rx="3" fill="none" stroke="#4caf50" stroke-width="0.8"/></g></svg>`;
   }
-  return `<svg class="tile ${extra}" viewBox="0 0 30 40" role="img" data-tile="${code}" aria-label="${tileName(code)}">` +
-    `<title>${tileName(code)}</title>` +
+  return `<svg class="tile${sideways} ${extra}" viewBox="${turn.box}" role="img" data-tile="${code}" aria-label="${tileName(code)}">` +
+    `<title>${tileName(code)}</title><g transform="${turn.face}">` +
     `<rect x="0.5" y="0.5" width="29" height="39" rx="4" fill="#fffdf5" stroke="#9e9e9e"/>` +
-    `<g font-family="'Noto Serif CJK SC','Songti SC','SimSun',serif" font-weight="700">${face(code)}</g></svg>`;
+    `<g font-family="'Noto Serif CJK SC','Songti SC','SimSun',serif" font-weight="700">${face(code)}</g></g></svg>`;
 }
 
 // The tile after ``code`` in its suit (for runs); null past 9.
