@@ -27,7 +27,7 @@ def test_a_whole_hand_by_clicking_then_its_replay(page: Page, base_url: str) -> 
     expect(page.locator(".hand-tile.selected")).to_have_count(1)
     expect(page.locator(".hand-tile")).to_have_count(14)
     page.locator(".hand-tile.selected").click()  # … the second discards it
-    expect(page.locator('.river-bottom svg.tile')).to_have_count(1)
+    expect(page.locator(".river-bottom svg.tile")).to_have_count(1)
 
     play_hand_by_clicking(page)
     sheet = page.locator('[data-role="hand-end"]')
