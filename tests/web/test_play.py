@@ -7,7 +7,7 @@ from __future__ import annotations
 from playwright.sync_api import Page, expect
 
 from .conftest import ARTIFACTS, Watched
-from .support import create_room_with_bots, enter, play_hand_by_clicking
+from .support import create_room_with_bots, enter, play_hand_by_clicking, shoot
 
 
 def test_a_whole_hand_by_clicking_then_its_replay(page: Page, base_url: str) -> None:
@@ -54,6 +54,12 @@ def test_a_whole_hand_by_clicking_then_its_replay(page: Page, base_url: str) -> 
     page.click('[data-go="last"]')
     expect(page.locator('[data-role="replay-result"]')).to_be_visible()
     page.screenshot(path=ARTIFACTS / "replay.png", full_page=True)
+    shoot(page, "replay")
+    # On a phone held upright the bottom seat's hand is inside the screen's width.
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.wait_for_timeout(200)
+    bottom = page.locator(".side-bottom").bounding_box()
+    assert bottom is not None and bottom["x"] >= 0 and bottom["x"] + bottom["width"] <= 391
 
 
 def test_english_and_a_phone_held_sideways(pages: Watched, base_url: str) -> None:

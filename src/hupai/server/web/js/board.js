@@ -160,10 +160,11 @@ export function fitTable(table, { handTiles = 0, meldTiles = 0 } = {}) {
   if (!board) return;
   const rows = Number(board.style.getPropertyValue("--rows")) || 4;
   const edges = board.classList.contains("with-bottom") ? 2 : 1;
-  const screenWidth = document.documentElement.clientWidth;
+  // The width the table may take: its container's, never more than the screen's.
+  const screenWidth = Math.min(document.documentElement.clientWidth, table.parentElement.getBoundingClientRect().width) - 12;
   const top = Math.max(table.getBoundingClientRect().top + window.scrollY, 0);
   const height = window.innerHeight - top - 8;
-  const portrait = window.innerHeight > screenWidth;
+  const portrait = window.innerHeight > document.documentElement.clientWidth;
   const width = portrait ? screenWidth - 8 : screenWidth - 2 * Math.min(300, Math.max(150, screenWidth * 0.2));
   // The own hand: every concealed tile, a gap, and the melds at three quarters of a tile; below the
   // hand its status line, above it nothing (the calls float over the board).
