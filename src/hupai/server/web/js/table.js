@@ -11,6 +11,9 @@ import { playSound, setSound, soundOn, speak, unlockSound } from "./sound.js";
 import { parseTiles, tileName, tileOrder, tileSvg, tilesHtml } from "./tiles.js";
 import { escapeHtml, html } from "./util.js";
 
+const CALL_MS = 900; // how long a call's word stays on the board
+const LAND_MS = 220; // how long a discard takes to land in its river
+
 // Keys for the calls, shown on their buttons.
 const KEYS = { hu: "H", pong: "P", kong: "K", chow: "C", pass: "Esc", ready: "R", lay: "L" };
 const CALLS = {
@@ -27,8 +30,8 @@ export class TableView {
     this.client = client;
     this.selected = null; // the position in the hand of the tile picked for a discard
     this.counted = null; // the tile whose copies the counter shows
-    this.fresh = new Set(); // seats whose newest discard has just been made (it lands with a motion)
-    this.calls = []; // calls to show on the board at the next draw
+    this.fresh = new Map(); // seat → when its newest discard was made (it lands with a motion)
+    this.calls = []; // calls shown on the board, each with when it was made
     this.onKey = (event) => this.key(event);
     this.onResize = () => this.client.render(); // a turned phone may change the rivers' rows
     window.addEventListener("keydown", this.onKey);
@@ -43,14 +46,13 @@ export class TableView {
   // --- what happened: motion and sound for the events of one update -------------------------------
 
   heard(update, previous) {
-    this.fresh.clear();
     const events = update.events || [];
     // A reconnect replays a whole hand's events: show and sound only what is new and few.
     if (events.length > 6) return;
     const me = update.view.seat;
     for (const event of events) {
       if (event.event === "tile_discarded") {
-        this.fresh.add(event.seat);
+        this.fresh.set(event.seat, performance.now());
         playSound("discard");
       } else if (event.event === "won") {
         const word = event.how === "self_drawn" ? ["自摸", "Self-drawn"] : event.how === "robbed_kong" ? ["抢杠胡", "Robbed"] : ["胡", "Win"];
@@ -74,7 +76,7 @@ export class TableView {
   }
 
   call(seat, [zh, en], kind = "") {
-    this.calls.push({ seat, zh, en, kind });
+    this.calls.push({ seat, zh, en, kind, at: performance.now() });
     speak(zh, en);
   }
 
@@ -103,7 +105,7 @@ export class TableView {
       },
       shown: view.hands ? parseTiles(view.hands[seat]) : null,
       open: view.open_from === seat,
-      fresh: this.fresh.has(seat),
+      fresh: performance.now() - (this.fresh.get(seat) ?? -1e9) < LAND_MS,
     }));
     const below = me !== null && !view.hands; // at the end every hand, the player's too, lies open on the board
     const board = boardHtml({ view, bottom, seats, middle: this.middle(update), ownBelow: below });
@@ -249,18 +251,25 @@ export class TableView {
     return `<div class="counter" data-role="counter">${tileSvg(code, { extra: "small" })} ${escapeHtml(tileName(code))} · ${t("table.seen", { n: seenCopies(view, code), total: 4 })}</div>`;
   }
 
+  // The table is redrawn on every update: a call still on screen is drawn again where its motion
+  // has got to, so that the next update does not cut it short.
   showCalls(page, bottom) {
     const layer = page.querySelector('[data-role="callouts"]');
+    const now = performance.now();
+    this.calls = this.calls.filter((call) => now - call.at < CALL_MS);
     if (!layer) return;
     for (const call of this.calls) {
       const word = document.createElement("div");
       word.className = `callout at-${placeOf(call.seat, bottom)} ${call.kind}`;
       word.dataset.role = "callout";
       word.textContent = language() === "en" ? call.en : call.zh;
+      word.style.animationDelay = `${-(now - call.at)}ms`;
       layer.append(word);
-      setTimeout(() => word.remove(), 1000);
     }
-    this.calls = [];
+    for (const [seat, at] of this.fresh) {
+      const cell = page.querySelector(`.river-${placeOf(seat, bottom)} .cell.fresh`);
+      if (cell) cell.style.animationDelay = `${-(now - at)}ms`;
+    }
   }
 
   // --- input ---------------------------------------------------------------------------------------
