@@ -319,7 +319,9 @@ class Table:
             self.seq += 1
             if automatic:
                 choice = self._automatic_choice(seat, legal)
-                pause = 0.0 if isinstance(choice, Pass) else self.settings.bot_delay_seconds
+                # A pass is instant, except under 听: an instant pass would set the seat apart
+                instant = isinstance(choice, Pass) and seat not in self.ting
+                pause = 0.0 if instant else self.settings.bot_delay_seconds
                 kept[seat] = Pending(self.seq, legal, now, now + pause, automatic=True, choice=choice)
             else:
                 allowed = self.room.decision_seconds + max(self.bank[seat], 0.0)
