@@ -66,6 +66,7 @@ const WORDS = {
   "invite.copied": ["已复制", "Copied"],
   "invite.copyFailed": ["复制失败，请手动复制", "Could not copy: please copy it by hand"],
   "invite.qr": ["扫码进房", "Scan to join"],
+  "join.invited": ["你被邀请加入房间 {number}，先起个昵称吧", "You are invited to room {number}: pick a nickname first"],
   "join.title": ["加入房间 {number}", "Joining room {number}"],
   "join.notFound": ["没有这个房间：{number}", "There is no room {number}"],
   "join.full": ["房间已满，你在观战", "The room is full: you are watching"],
