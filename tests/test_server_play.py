@@ -50,6 +50,8 @@ def check_private(messages: list[Message], seat: int | None) -> int:
         assert seen["seat"] == seat
         if seat is None:
             assert seen["hand"] is None
+            assert "ting" not in message  # 听 and the waits are told to their own seat only
+            assert "waits" not in message
         ended = seen["phase"] == "ended"
         if not ended:
             assert seen["hands"] is None

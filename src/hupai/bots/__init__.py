@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from hupai.bots.autoplay import TrusteeBot, ready_action, trustee_action
+from hupai.bots.autoplay import TrusteeBot, ready_action, ting_action, trustee_action
 from hupai.bots.base import Bot
 from hupai.bots.simple import EfficiencyBot, RandomBot
 from hupai.bots.strong import StrongBot
@@ -35,6 +35,7 @@ __all__ = [
     "TrusteeBot",
     "make_bot",
     "ready_action",
+    "ting_action",
     "trustee_action",
 ]
 

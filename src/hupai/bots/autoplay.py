@@ -5,6 +5,8 @@
 * 托管: a seat whose player timed out or left is played safely until the player acts again: win when
   it may, otherwise pass any claim and discard the tile just drawn (or, with no drawn tile, the last
   tile in hand).
+* 听 (S000's button "听" that adds nothing to the score): a ready player lets the table play on — take
+  every win, otherwise let the tile just drawn go again and pass every claim; never declare anything.
 """
 
 from __future__ import annotations
@@ -33,6 +35,22 @@ def trustee_action(view: SeatView, legal: Sequence[Action]) -> Action:
 def ready_action(view: SeatView, legal: Sequence[Action]) -> Action:
     """After 报听: the same as 托管 — the locked hand only draws, discards and wins."""
     return trustee_action(view, legal)
+
+
+def ting_action(view: SeatView, legal: Sequence[Action]) -> Action | None:
+    """听: win when legal, otherwise pass (claims, 报听) or discard the tile just drawn. ``None`` when
+    none of these is open (no drawn tile to let go, a forced lay): the player must decide again."""
+    for action in legal:
+        if isinstance(action, Win):
+            return action
+    for action in legal:
+        if isinstance(action, Pass):
+            return action
+    if view.drawn is None:
+        return None
+    return next(
+        (action for action in legal if isinstance(action, Discard) and action.tile == view.drawn), None
+    )
 
 
 class TrusteeBot:

@@ -65,6 +65,15 @@ def share_of(items: Sequence[ScoreItem]) -> int:
 
 
 @dataclass(frozen=True, slots=True)
+class EscapeTerms:
+    """What leaving a started game costs (逃跑): the total the leaver pays, and the terms in words."""
+
+    penalty: int
+    zh: str
+    en: str
+
+
+@dataclass(frozen=True, slots=True)
 class Transfer:
     """Money moving between two seats, with its reason (a key and its names)."""
 
@@ -291,6 +300,31 @@ class RuleSet(ABC):
     def escape_transfers(self, seat: int, seats: int = 4) -> list[Transfer]:
         """What a player who leaves a started game for good pays (逃跑)."""
         return []
+
+    def escape_terms(self) -> EscapeTerms:
+        """What leaving costs under these rules, in words for the 逃跑 confirmation — read from
+        :meth:`escape_transfers`, so the words never drift from what is paid."""
+        shares = [transfer.amount for transfer in self.escape_transfers(0)]
+        total = sum(shares)
+        ending = (
+            "这一局作废（已付的分照算），比赛随即结束。",
+            "the hand in play is void (payments already made stand) and the match ends.",
+        )
+        if not total:
+            return EscapeTerms(
+                0, f"本规则逃跑不扣分：{ending[0]}", f"These rules have no escape penalty: {ending[1]}"
+            )
+        others = {1: ("一", "one"), 2: ("两", "two"), 3: ("三", "three")}.get(len(shares), ("几", "players"))
+        if len(set(shares)) == 1:
+            split = (f"其余{others[0]}家各得{shares[0]}分", f"{shares[0]} to each of the other {others[1]}")
+        else:
+            each = "/".join(str(share) for share in shares)
+            split = (f"其余{others[0]}家分得{each}分", f"{each} to the other {others[1]}")
+        return EscapeTerms(
+            total,
+            f"逃跑扣{total}分（{split[0]}）；{ending[0]}",
+            f"Leaving costs {total} points ({split[1]}); {ending[1]}",
+        )
 
     # --- options ----------------------------------------------------------------------------
 

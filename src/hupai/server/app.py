@@ -10,14 +10,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import io
 import json
 import logging
+import re
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
+import segno
 from fastapi import Depends, FastAPI, Query, Request, Response, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
@@ -69,6 +72,9 @@ CLOSE_NOT_FOUND = 4404
 CLOSE_POLICY = 1008
 AFTER_TABLE_SECONDS = 10.0
 FLOOD_LIMIT = 200  # refused messages in a row before a flooding client is cut off
+MAX_INVITE_HOST = 100  # characters of host[:port] in an invitation link (bounds the QR code's size)
+HOST_PATTERN = re.compile(r"(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?")
+QR_SCALE = 4  # pixels per module: about 130-200 px wide
 
 
 class Tables:
@@ -362,6 +368,19 @@ def _routes(app: FastAPI, settings: Settings) -> None:  # noqa: PLR0915 - one pl
 
     # finished hands and records
 
+    @app.get("/api/rooms/{number}/qr.svg")
+    async def room_qr(number: str, request: Request, store: StoreDep) -> Response:
+        """The room's invitation link as a QR code (SVG). The link is built here from the address the
+        page was served from — never from a URL the caller names, so the server cannot be made to
+        draw someone else's link."""
+        await run_in_threadpool(store.room, number)  # a room that exists, or 404
+        link = _invite_link(request, number)
+        return Response(
+            _qr_svg(link),
+            media_type="image/svg+xml",
+            headers={"Cache-Control": "private, max-age=3600"},
+        )
+
     @app.get("/api/rooms/{number}/hands")
     async def hands(number: str, store: StoreDep) -> list[dict[str, Any]]:
         """The settlement of every finished hand (scores itemised, payments with reasons)."""
@@ -434,6 +453,26 @@ async def _after_table(done: asyncio.Future[None], store: Store, number: str) ->
     with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(done, AFTER_TABLE_SECONDS)
     return await run_in_threadpool(store.room, number)
+
+
+def _invite_link(request: Request, number: str) -> str:
+    """``{scheme}://{host}/#/join/{number}`` for the host the request came to (a host that is not a
+    plain host name or address, or is too long for a small code, is refused)."""
+    host = request.headers.get("host", "")
+    scheme = request.url.scheme
+    if scheme not in ("http", "https") or len(host) > MAX_INVITE_HOST or not HOST_PATTERN.fullmatch(host):
+        raise BadRequest("this address cannot be put in an invitation")
+    return f"{scheme}://{host}/#/join/{number}"
+
+
+def _qr_svg(link: str) -> bytes:
+    """A QR code drawn by segno: pure Python, well kept, no image library needed, and SVG out of the
+    box. The link is at most ~130 characters (MAX_INVITE_HOST), so the code stays a small version
+    (at most 8 at level M) and the drawing a few kilobytes."""
+    code = segno.make_qr(link, error="m")
+    out = io.BytesIO()
+    code.save(out, kind="svg", scale=QR_SCALE, border=2, xmldecl=False, dark="#000", light="#fff")
+    return out.getvalue()
 
 
 def _json_file(data: dict[str, Any], filename: str | None) -> Response:

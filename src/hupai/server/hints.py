@@ -11,7 +11,7 @@ from typing import Any
 
 from hupai.bots.base import unseen_from
 from hupai.calculator import Calculation, win_values
-from hupai.game.model import HandState
+from hupai.game.model import HandState, Phase
 from hupai.game.view import view
 from hupai.hand import shanten
 from hupai.hand.efficiency import discard_options
@@ -72,3 +72,28 @@ def _refusal(self_drawn: Calculation, discard: Calculation) -> str | None:
     if not discard.allowed:
         return discard.reason or self_drawn.reason or None
     return None
+
+
+def winning_tiles(state: HandState, seat: int) -> list[int]:
+    """The tiles that would win for ``seat`` with its hand as it stands (听 and its mark): 13 tiles less
+    3 per meld, or on its turn with the tile just drawn let go again. A tile counts when the rules allow
+    a win on it self-drawn or on a discard (a shape that may never win is no wait). Empty when the hand
+    is not ready, or holds more tiles than that (after a claim, before its discard).
+
+    Only the seat's own hand and the public table are read (as for :func:`seat_hints`)."""
+    player = state.seats[seat]
+    if state.phase is Phase.ENDED:
+        return []
+    held = sum(player.counts)
+    discard: int | None = None
+    if held % 3 == 2:
+        if state.phase is not Phase.TURN or state.turn != seat or player.drawn is None:
+            return []
+        discard = player.drawn
+    elif held % 3 != 1:
+        return []
+    try:
+        values = win_values(state, seat, discard=discard)
+    except ValueError:  # a hand the calculator cannot read now (e.g. mid-kong)
+        return []
+    return [tile for tile, value in values.items() if value.self_drawn.allowed or value.discard.allowed]

@@ -42,6 +42,14 @@ class Trustee(ClientMessage):
     on: bool
 
 
+class Ting(ClientMessage):
+    """听 on or off: a ready hand is played by the table (wins taken, the drawn tile let go, claims
+    passed) until turned off; it changes nothing in the score."""
+
+    type: Literal["ting"]
+    on: bool
+
+
 class Hints(ClientMessage):
     """Hints on or off for this connection: waits and their values, the best discards."""
 
@@ -53,6 +61,6 @@ class Ping(ClientMessage):
     type: Literal["ping"]
 
 
-ClientMessageType = Act | Sync | Trustee | Hints | Ping
+ClientMessageType = Act | Sync | Trustee | Ting | Hints | Ping
 Incoming = Annotated[ClientMessageType, Field(discriminator="type")]
 INCOMING: TypeAdapter[ClientMessageType] = TypeAdapter(Incoming)

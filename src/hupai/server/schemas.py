@@ -77,6 +77,14 @@ class SeatOut(BaseModel):
     left: bool
 
 
+class EscapeOut(BaseModel):
+    """What leaving a started game costs (逃跑) under a rule card, for the confirmation."""
+
+    penalty: int  # the total the leaver pays (0: no penalty)
+    zh: str
+    en: str
+
+
 class RuleCardOut(BaseModel):
     preset: str
     ruleset: str
@@ -84,6 +92,7 @@ class RuleCardOut(BaseModel):
     en: str
     options: dict[str, Any]  # every option in force (the preset's with the room's changes)
     changed: dict[str, Any]  # the room's changes to the preset
+    escape: EscapeOut
     labels: dict[str, Any] | None = None  # names and help per option (in /api/rulesets only)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import timedelta
 from typing import Any
 
@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from hupai.rules import RuleError, find_preset, load_ruleset
 from hupai.server.models import AuthSession, Move, PlayedHand, Result, Room, RoomSeat, User, utcnow
-from hupai.server.schemas import HistoryEntry, RoomIn, RoomOut, RuleCardOut, SeatOut, UserOut
+from hupai.server.schemas import EscapeOut, HistoryEntry, RoomIn, RoomOut, RuleCardOut, SeatOut, UserOut
 
 SEATS = 4
 OPEN_STATUSES = ("waiting", "playing")
@@ -89,6 +89,7 @@ def rule_card(preset_name: str, changed: dict[str, Any]) -> RuleCardOut:
         en=preset.en,
         options=dict(ruleset.options_dict()),
         changed=dict(changed),
+        escape=EscapeOut(**asdict(ruleset.escape_terms())),
     )
 
 

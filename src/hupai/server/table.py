@@ -9,7 +9,9 @@ Decisions: every seat that must decide gets a prompt with a sequence number; an 
 old number is ignored. A person has the room's seconds per decision plus a time bank for the match;
 when both run out the seat plays by 托管 until they act again. A disconnected player is treated the
 same: the seat is kept and the clock runs on.
-Bots, 托管 seats and seats locked by 报听 act by themselves after a short pause.
+Bots, 托管 seats and seats locked by 报听 act by themselves after a short pause, as do seats whose
+player pressed 听 (a ready hand played on by the table). 听 is private to its seat: nothing any other
+seat or a spectator receives depends on it. It lives in memory only: a restart drops it.
 """
 
 from __future__ import annotations
@@ -23,21 +25,22 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from hupai.bots import make_bot, trustee_action
-from hupai.bots.base import Bot
+from hupai.bots import make_bot, ting_action, trustee_action
+from hupai.bots.base import Bot, unseen_from
 from hupai.game.actions import Action, ActionParseError, Pass, action_from_dict, action_to_dict
 from hupai.game.engine import IllegalAction, abandon, legal_actions, step, verify, win_refusal
 from hupai.game.match import Match
 from hupai.game.model import HandState, Phase
 from hupai.game.record import ESCAPE, HandRecord, MatchRecord, write_record
 from hupai.game.record import Escape as EscapeAct
-from hupai.game.view import events_as_dicts, events_for, full_view, view
+from hupai.game.view import SeatView, events_as_dicts, events_for, full_view, view
 from hupai.rules import load_ruleset
-from hupai.server.hints import seat_hints
-from hupai.server.protocol import Act, ClientMessageType, Hints, Ping, Sync, Trustee
+from hupai.server.hints import seat_hints, winning_tiles
+from hupai.server.protocol import Act, ClientMessageType, Hints, Ping, Sync, Ting, Trustee
 from hupai.server.schemas import RoomOut
 from hupai.server.settings import Settings
 from hupai.server.store import Seating, Store
+from hupai.tiles import format_tiles
 
 log = logging.getLogger("hupai.table")
 SEATS = 4
@@ -155,6 +158,8 @@ class Table:
         self.seq = secrets.randbelow(1 << 30)
         self.pending: dict[int, Pending] = {}
         self.trustee: set[int] = set()
+        self.ting: set[int] = set()  # seats played on by 听 this hand (private to each seat)
+        self.waits_for: dict[int, tuple[tuple[Any, ...], list[int]]] = {}  # seat -> (hand key, waits)
         self.bank = [settings.time_bank_seconds] * SEATS
         self.bots: dict[int, Bot] = {}
         self.next_hand_at: float | None = None
@@ -227,6 +232,7 @@ class Table:
             self.match = None
             self.state = None
             self.pending.clear()
+            self.ting.clear()
             if self.room.status == "playing":
                 await self.resume()
             self._broadcast_update()
@@ -270,6 +276,7 @@ class Table:
         self.state = self.match.start_hand()
         self.moves_in_hand = 0
         self.next_hand_at = None
+        self.ting.clear()  # 听 is for one hand
         for connection in self.connections:
             connection.sent_events = 0
         self._refresh_pending()
@@ -292,7 +299,7 @@ class Table:
 
     def _automatic(self, seat: int) -> bool:
         assert self.state is not None
-        return seat in self.bots or seat in self.trustee or self.state.seats[seat].ready
+        return seat in self.bots or seat in self.trustee or seat in self.ting or self.state.seats[seat].ready
 
     def _refresh_pending(self) -> None:
         """Open a prompt for every seat that must decide now, keeping prompts that still stand."""
@@ -302,6 +309,8 @@ class Table:
         for seat in deciding:
             assert self.state is not None
             legal = legal_actions(self.state, seat)
+            if seat in self.ting and ting_action(view(self.state, seat), legal) is None:
+                self.ting.discard(seat)  # nothing 听 may do here (e.g. a forced lay): the player decides
             old = self.pending.get(seat)
             automatic = self._automatic(seat)
             if old is not None and old.legal == legal and old.automatic == automatic:
@@ -310,7 +319,9 @@ class Table:
             self.seq += 1
             if automatic:
                 choice = self._automatic_choice(seat, legal)
-                pause = 0.0 if isinstance(choice, Pass) else self.settings.bot_delay_seconds
+                # A pass is instant, except under 听: an instant pass would set the seat apart
+                instant = isinstance(choice, Pass) and seat not in self.ting
+                pause = 0.0 if instant else self.settings.bot_delay_seconds
                 kept[seat] = Pending(self.seq, legal, now, now + pause, automatic=True, choice=choice)
             else:
                 allowed = self.room.decision_seconds + max(self.bank[seat], 0.0)
@@ -320,6 +331,10 @@ class Table:
     def _automatic_choice(self, seat: int, legal: list[Action]) -> Action:
         assert self.state is not None
         seen = view(self.state, seat)
+        if seat in self.ting:
+            chosen = ting_action(seen, legal)
+            if chosen is not None:
+                return chosen
         bot = self.bots.get(seat)
         if bot is not None:
             try:
@@ -548,6 +563,8 @@ class Table:
             self._send_update(connection)
         elif isinstance(message, Trustee):
             await self._trustee(connection, message.on)
+        elif isinstance(message, Ting):
+            self._ting(connection, message.on)
         elif isinstance(message, Hints):
             connection.hints = message.on
             self._send_update(connection)
@@ -568,6 +585,31 @@ class Table:
             self.trustee.discard(seat)
         self._refresh_pending()
         self._broadcast_update()
+
+    def _ting(self, connection: Connection, on: bool) -> None:
+        """听 on or off. Only this seat's own connections hear of it: another seat would learn that the
+        hand is ready."""
+        seat = connection.seat
+        if seat is None:
+            connection.send(_error("not_seated", "spectators have no hand to play"))
+            return
+        state = self.state
+        if self.match is None or state is None or state.phase is Phase.ENDED:
+            connection.send(_error("no_game", "no hand is in play"))
+            return
+        if on and not self._waits(seat):
+            connection.send(
+                _error("not_ready", "听 needs a ready hand (one tile from a win the rules allow)")
+            )
+            return
+        if on:
+            self.ting.add(seat)
+        else:
+            self.ting.discard(seat)
+        self._refresh_pending()
+        for other in self.connections:
+            if other.seat == seat:
+                self._send_update(other)
 
     async def _act(self, connection: Connection, message: Act) -> None:
         seat = connection.seat
@@ -597,6 +639,7 @@ class Table:
             used = self.clock() - pending.opened
             self.bank[seat] = max(self.bank[seat] - max(used - self.room.decision_seconds, 0.0), 0.0)
         self.trustee.discard(seat)
+        self.ting.discard(seat)  # playing by hand ends 听 as it ends 托管
         await self._apply(action)
 
     # --- telling people ------------------------------------------------------------------------------
@@ -629,18 +672,20 @@ class Table:
         start = min(connection.sent_events, len(state.events))
         events = events_for(state, connection.seat, start=start)
         connection.sent_events = len(state.events)
+        seen = view(state, connection.seat)
         message: dict[str, Any] = {
             "type": "update",
             "hand": hand,
             "from": start,
             "events": events_as_dicts(events),
-            "view": _compact(view(state, connection.seat).as_dict()),
+            "view": _compact(seen.as_dict()),
             "table": self._table_facts(),
         }
         if connection.seat is not None and state.phase is not Phase.ENDED:
             refusal = win_refusal(state, connection.seat)
             if refusal is not None:
                 message["win_blocked"] = refusal  # a complete hand that may not win: say why
+            message.update(self._ting_facts(connection.seat, seen))
         if connection.hints and connection.seat is not None and state.phase is not Phase.ENDED:
             message["hints"] = self._hints(connection, state, hand)
         pending = self.pending.get(connection.seat) if connection.seat is not None else None
@@ -652,6 +697,38 @@ class Table:
                 "automatic": pending.automatic,
             }
         connection.send(message)
+
+    def _ting_facts(self, seat: int, seen: SeatView) -> dict[str, Any]:
+        """For the seat's own update only: whether 听 plays it, and its waits with the copies it
+        cannot see (for the 听 mark) when the hand is ready."""
+        facts: dict[str, Any] = {"ting": seat in self.ting}
+        waits = self._waits(seat)
+        if waits:
+            unseen = unseen_from(seen)
+            facts["waits"] = [{"tile": format_tiles([tile]), "left": unseen[tile]} for tile in waits]
+        return facts
+
+    def _waits(self, seat: int) -> list[int]:
+        """The seat's winning tiles (:func:`winning_tiles`), recomputed only when something they
+        depend on changed: its tiles, melds, flowers and locks, or any seat's melds and lays."""
+        state = self.state
+        assert state is not None
+        player = state.seats[seat]
+        holding_draw = state.phase is Phase.TURN and state.turn == seat
+        key = (
+            self.hand_index,
+            tuple(player.counts),
+            player.drawn if holding_draw else None,
+            len(player.flowers),
+            player.ready,
+            player.passed_win,
+            tuple((len(other.melds), len(other.laid)) for other in state.seats),
+        )
+        cached = self.waits_for.get(seat)
+        if cached is None or cached[0] != key:
+            cached = (key, winning_tiles(state, seat))
+            self.waits_for[seat] = cached
+        return cached[1]
 
     def _hints(self, connection: Connection, state: HandState, hand: int) -> dict[str, Any] | None:
         """The seat's hints, recomputed only when its tiles or the wall's length changed."""

@@ -1,11 +1,13 @@
-// The page: a small hash router over the lobby, a room (waiting room and table), history, replays and
-// the score calculator. Each view is a module with `show(root, params)` returning a cleanup function.
+// The page: a small hash router over the lobby, a room (waiting room and table), an invitation link
+// (#/join/NNNNNN), history, replays and the score calculator. Each view is a module with
+// `show(root, params)` returning a cleanup function.
 
 import { language, setLanguage, t, translate } from "./i18n.js";
 import { escapeHtml } from "./util.js";
 
 const ROUTES = [
   [/^#\/room\/(\d{6})$/, () => import("./room.js")],
+  [/^#\/join\/([^/]*)$/, () => import("./join.js")],
   [/^#\/replay\/(\d{6})\/(\d+)$/, () => import("./replay.js")],
   [/^#\/history$/, () => import("./history.js")],
   [/^#\/calc$/, () => import("./calc.js")],

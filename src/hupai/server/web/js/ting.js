@@ -1,0 +1,69 @@
+// 听 (docs/protocol.md, "听"): once the seat's hand is ready the player may let the table play it on —
+// win whenever it may, otherwise let the drawn tile go — with no change to the score. From the seat's
+// own update (`ting`, `waits`) this module draws the 听 mark with the waits (each tile and the copies
+// this seat cannot see) and the 听 / 取消听 button; `wireTing` makes the button send the message.
+//
+// Interface (for the table view):
+//   tingHtml(update)            the mark, the waits and the button together ("" when there is nothing)
+//   tingMarkHtml(update)        the mark and the waits only ("" unless the hand is ready)
+//   tingButtonHtml(update)      the button only, data-role="ting" ("" unless 听 may be pressed or is on)
+//   wireTing(element, update, send)   the button inside `element` calls send({type: "ting", on})
+
+import { t } from "./i18n.js";
+import { ensureStyle } from "./styles.js";
+import { tileSvg } from "./tiles.js";
+import { escapeHtml } from "./util.js";
+
+const CSS = `
+.ting { display: inline-flex; flex-wrap: wrap; align-items: center; gap: 0.3rem 0.5rem; }
+.ting-mark { display: inline-flex; flex-wrap: wrap; align-items: center; gap: 0.2rem 0.5rem; }
+.ting-mark .tag.ting-tag { background: #c62828; color: #fff; font-weight: 700; font-size: 0.85em; }
+.ting-waits { list-style: none; margin: 0; padding: 0; display: inline-flex; flex-wrap: wrap; gap: 0.2rem 0.6rem; }
+.ting-wait { display: inline-flex; align-items: center; gap: 0.2rem; font-size: 0.85em; white-space: nowrap; }
+.ting-wait svg.tile { width: 1.4em; height: auto; }
+.ting-wait.none .ting-left { color: #c62828; }
+.ting-button.on { background: #c62828; color: #fff; }
+`;
+
+// True when the update is a seated player's own, with a hand in play.
+function own(update) {
+  return Boolean(update) && typeof update.ting === "boolean";
+}
+
+export function tingMarkHtml(update) {
+  if (!own(update) || !(update.waits || []).length) return "";
+  ensureStyle("ting", CSS);
+  const waits = update.waits
+    .map((wait) => {
+      const tile = escapeHtml(wait.tile);
+      return `<li class="ting-wait${wait.left ? "" : " none"}" data-tile="${tile}">${tileSvg(wait.tile, { extra: "small" })}` +
+        `<span class="ting-left">${t("ting.left", { n: Number(wait.left) })}</span></li>`;
+    })
+    .join("");
+  return `<span class="ting-mark" data-role="ting-mark"><span class="tag ting-tag">${t("ting.mark")}</span>` +
+    `<ul class="ting-waits" aria-label="${t("ting.waits")}">${waits}</ul></span>`;
+}
+
+export function tingButtonHtml(update) {
+  if (!own(update)) return "";
+  const on = update.ting;
+  if (!on && !(update.waits || []).length) return "";
+  ensureStyle("ting", CSS);
+  return `<button type="button" class="ting-button${on ? " on" : ""}" data-role="ting" data-on="${on}" ` +
+    `aria-pressed="${on}" title="${t("ting.help")}">${t(on ? "ting.off" : "ting.on")}</button>`;
+}
+
+export function tingHtml(update) {
+  const mark = tingMarkHtml(update);
+  const button = tingButtonHtml(update);
+  return mark || button ? `<div class="ting" data-role="ting-panel">${mark}${button}</div>` : "";
+}
+
+export function wireTing(element, update, send) {
+  const button = element.querySelector('[data-role="ting"]');
+  if (!button) return;
+  button.addEventListener("click", () => {
+    button.disabled = true; // one message per press: the next update redraws the button
+    send({ type: "ting", on: !update.ting });
+  });
+}
