@@ -166,11 +166,15 @@ class PlayerThread(threading.Thread):
 # --- a real server process (uvicorn on a free port) -------------------------------------------------
 
 SERVE = """
-import json, sys
+import importlib, json, sys
 from hupai.server.app import serve
 from hupai.server.settings import Settings
 settings = {"bot_delay_seconds": 0, "next_hand_seconds": 0, "messages_per_second": 1000}
 settings.update(json.loads(sys.argv[3]))
+prepare = settings.pop("prepare", None)  # "module:function" run first, e.g. to deal a prepared hand
+if prepare:
+    module, name = prepare.split(":")
+    getattr(importlib.import_module(module), name)()
 serve(Settings(database_url=sys.argv[1], **settings), port=int(sys.argv[2]), log_level="warning")
 """
 
@@ -184,7 +188,8 @@ def free_port() -> int:
 
 @contextmanager
 def running_server(url: str, port: int, **settings: Any) -> Iterator[subprocess.Popen[bytes]]:
-    """The server in its own process (fast settings unless ``settings`` say otherwise)."""
+    """The server in its own process (fast settings unless ``settings`` say otherwise; ``prepare``,
+    "module:function", is called in that process before it serves)."""
     process = subprocess.Popen(
         [sys.executable, "-c", SERVE, url, str(port), json.dumps(settings)], start_new_session=True
     )

@@ -50,7 +50,6 @@ const WORDS = {
   "table.trusteeOff": ["取消托管", "Stop auto-play"],
   "table.offline": ["离线", "offline"],
   "table.escape": ["逃跑", "Leave for good"],
-  "table.escapeConfirm": ["现在离开要按规则扣分（南京 −60）。确定离开？", "Leaving now costs the escape penalty (Nanjing −60). Leave?"],
   "escape.confirm": ["{terms}\n确定离开？", "{terms}\nLeave?"],
   "escape.unknown": ["现在离开，这场比赛随即结束。", "Leaving now ends the match."],
   "ting.mark": ["听", "Ready"],

@@ -8,19 +8,8 @@
 //   inviteLink(number)           the link itself
 
 import { t } from "./i18n.js";
-import { ensureStyle } from "./styles.js";
 import { toast } from "./util.js";
 
-const CSS = `
-.invite { display: flex; flex-wrap: wrap; gap: 0.6rem 1rem; align-items: center; margin: 0.6rem 0; padding: 0.6rem 0.8rem; background: #fff; border-radius: 10px; }
-.invite h3 { flex-basis: 100%; margin: 0; font-size: 1em; }
-.invite-fields { display: flex; flex-direction: column; gap: 0.4rem; flex: 1 1 14rem; min-width: 0; }
-.invite-fields label { display: flex; flex-direction: column; gap: 0.2rem; font-size: 0.85em; }
-.invite-fields input { width: 100%; box-sizing: border-box; font-family: monospace; }
-.invite-buttons { display: flex; flex-wrap: wrap; gap: 0.4rem; }
-.invite-qr { margin: 0; text-align: center; font-size: 0.8em; }
-.invite-qr img { display: block; width: 132px; height: 132px; background: #fff; border-radius: 4px; }
-`;
 
 function checked(number) {
   const text = String(number);
@@ -34,7 +23,6 @@ export function inviteLink(number) {
 
 export function inviteHtml(number) {
   const room = checked(number);
-  ensureStyle("invite", CSS);
   return `<section class="invite" data-role="invite">
     <h3>${t("invite.title")}</h3>
     <div class="invite-fields">

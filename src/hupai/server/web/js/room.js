@@ -7,6 +7,8 @@ import { pick, t } from "./i18n.js";
 import { showNickname } from "./lobby.js";
 import { ruleCardHtml } from "./rulecard.js";
 import { renderHandEnd, renderSummary } from "./settlement.js";
+import { escapeWarning } from "./escape.js";
+import { inviteHtml, wireInvite } from "./invite.js";
 import { TableView } from "./table.js";
 import { escapeHtml, html, toast } from "./util.js";
 
@@ -200,11 +202,13 @@ class TableClient {
     const page = html(`<section class="waiting">
       <h1>${t("room.title")} <span class="room-number" data-role="number">${this.number}</span></h1>
       <p class="muted">${t("room.share")} · ${escapeHtml(pick(room.rules.zh, room.rules.en))} · ${t("lobby.hands")} ${room.hands}</p>
+      ${inviteHtml(this.number)}
       <ul class="seats">${seats}</ul>
       <p class="actions">${actions.join(" ")}</p>
       <details class="rules"><summary>${t("lobby.ruleCard")}</summary>${ruleCardHtml(card)}</details>
     </section>`);
     this.root.append(page);
+    wireInvite(page, this.number);
     const guard = (work) => async () => {
       try {
         this.room = await work();
@@ -277,7 +281,7 @@ class TableClient {
     const escape = page.querySelector('[data-role="escape"]');
     if (escape) {
       escape.addEventListener("click", async () => {
-        if (!confirm(t("table.escapeConfirm"))) return;
+        if (!confirm(escapeWarning(this.room))) return;
         try {
           await api.leave(this.number);
         } catch (error) {

@@ -7,6 +7,7 @@ import { boardHtml, fitTable, meldTiles, placeOf, windOf } from "./board.js";
 import { language, t } from "./i18n.js";
 import { hintsHtml } from "./hints.js";
 import { icon } from "./icons.js";
+import { tingHtml, wireTing } from "./ting.js";
 import { playSound, setSound, soundOn, speak, unlockSound } from "./sound.js";
 import { parseTiles, tileName, tileOrder, tileSvg, tilesHtml } from "./tiles.js";
 import { escapeHtml, html } from "./util.js";
@@ -210,7 +211,7 @@ export class TableView {
     ].join("");
     return `<div class="mine" data-role="mine">
       ${this.actions(update, prompt)}
-      <div class="status" data-role="status">${this.status(update, prompt)}</div>
+      <div class="status" data-role="status">${tingHtml(update)}${this.status(update, prompt)}</div>
       <div class="mine-row"><div class="hand" data-role="hand" role="group" aria-label="${t("table.myHand")}">${tiles.join("")}</div>
         ${melds || trays ? `<div class="melds" data-role="my-melds">${melds}${trays}</div>` : ""}</div>
     </div>`;
@@ -308,6 +309,7 @@ export class TableView {
       unlockSound();
       client.render();
     });
+    wireTing(page, client.update, (message) => client.send(message));
     client.wireTools(page);
   }
 

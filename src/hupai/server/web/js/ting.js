@@ -10,20 +10,9 @@
 //   wireTing(element, update, send)   the button inside `element` calls send({type: "ting", on})
 
 import { t } from "./i18n.js";
-import { ensureStyle } from "./styles.js";
 import { tileSvg } from "./tiles.js";
 import { escapeHtml } from "./util.js";
 
-const CSS = `
-.ting { display: inline-flex; flex-wrap: wrap; align-items: center; gap: 0.3rem 0.5rem; }
-.ting-mark { display: inline-flex; flex-wrap: wrap; align-items: center; gap: 0.2rem 0.5rem; }
-.ting-mark .tag.ting-tag { background: #c62828; color: #fff; font-weight: 700; font-size: 0.85em; }
-.ting-waits { list-style: none; margin: 0; padding: 0; display: inline-flex; flex-wrap: wrap; gap: 0.2rem 0.6rem; }
-.ting-wait { display: inline-flex; align-items: center; gap: 0.2rem; font-size: 0.85em; white-space: nowrap; }
-.ting-wait svg.tile { width: 1.4em; height: auto; }
-.ting-wait.none .ting-left { color: #c62828; }
-.ting-button.on { background: #c62828; color: #fff; }
-`;
 
 // True when the update is a seated player's own, with a hand in play.
 function own(update) {
@@ -32,7 +21,6 @@ function own(update) {
 
 export function tingMarkHtml(update) {
   if (!own(update) || !(update.waits || []).length) return "";
-  ensureStyle("ting", CSS);
   const waits = update.waits
     .map((wait) => {
       const tile = escapeHtml(wait.tile);
@@ -48,7 +36,6 @@ export function tingButtonHtml(update) {
   if (!own(update)) return "";
   const on = update.ting;
   if (!on && !(update.waits || []).length) return "";
-  ensureStyle("ting", CSS);
   return `<button type="button" class="ting-button${on ? " on" : ""}" data-role="ting" data-on="${on}" ` +
     `aria-pressed="${on}" title="${t("ting.help")}">${t(on ? "ting.off" : "ting.on")}</button>`;
 }

@@ -1,0 +1,26 @@
+"""Prepared deals for browser tests, installed in the server's own process (``prepare=`` of
+running_server)."""
+
+from __future__ import annotations
+
+import hupai.game.match
+from hupai.game.engine import shuffled_deal
+from hupai.game.stacking import stack_wall
+from hupai.rules.base import RuleSet
+
+# Whenever seat 0 deals: seat 0 (the host, dealing) lets 8s go and is then ready on a 5p 单钓; the bots hold
+# thirteen single tiles (nothing to claim); seat 0 draws 7z and then the 5p.
+BOTS = "1s3s5s7s9s1z2z3z4z5z6z9p7p"
+READY_DEAL = {0: "123456789m123p5p8s", 1: BOTS, 2: BOTS, 3: BOTS}
+READY_DRAWS = "2s4s6p7z8p6s4p5p"
+
+
+def ready_first_hand() -> None:
+    original = shuffled_deal
+
+    def deal(ruleset: RuleSet, dealer: int, seed: int) -> tuple[list[list[int]], list[int]]:
+        if dealer != 0:  # the same prepared hand whenever seat 0 deals (a rebuild deals it again alike)
+            return original(ruleset, dealer, seed)
+        return stack_wall(ruleset, dealer=0, hands=READY_DEAL, draws=READY_DRAWS)
+
+    hupai.game.match.shuffled_deal = deal  # type: ignore[assignment]
