@@ -138,6 +138,18 @@ def test_replay_rescores_under_another_rule_card() -> None:
             "hand 0, action 0",
         ),
         ('{"format": "hupai-record/1", "ruleset": "mars", "hands": [{"seed": 1}]}', "unknown rule set"),
+        ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+        ('{"format": "hupai-record/1", "seed": ' + "9" * 5000 + "}", "a number of thousands of digits"),
+        (
+            '{"format": "hupai-record/1", "ruleset": "nanjing", "options": {"base": Infinity},'
+            ' "hands": [{"seed": 1}]}',
+            "Infinity is not a number a record may hold",
+        ),
+        (
+            '{"format": "hupai-record/1", "ruleset": "nanjing", "options": {"base": ' + "9" * 4000 + "},"
+            ' "hands": [{"seed": 1}]}',
+            "option 'base' is from 0 to 10000, not a 4000-digit number",
+        ),
     ],
 )
 def test_bad_records_are_one_line_errors(tmp_path: Path, content: str, message: str) -> None:
@@ -148,6 +160,14 @@ def test_bad_records_are_one_line_errors(tmp_path: Path, content: str, message: 
     assert code == 2
     assert message in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_a_record_that_is_not_utf8_is_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "record.json"
+    path.write_bytes(b"\xff\xfe{}")
+    code, out, err = run("replay", str(path))
+    assert (code, out) == (2, "")
+    assert "not UTF-8 text" in err and len(err.strip().splitlines()) == 1
 
 
 def test_replay_of_a_missing_file() -> None:

@@ -73,6 +73,25 @@ class MatchRecord:
 # --- reading ---------------------------------------------------------------------------------------
 
 
+def _no_constant(name: str) -> Any:
+    raise RecordError(f"not JSON: {name} is not a number a record may hold")
+
+
+def _parse_json(text: str) -> Any:
+    """JSON as a record allows it: no NaN or Infinity, no integer of thousands of digits, no nesting so
+    deep that reading it would exhaust the stack — each refused in one line."""
+    try:
+        return json.loads(text, parse_constant=_no_constant)
+    except json.JSONDecodeError as error:
+        raise RecordError(f"not JSON: {error.msg} at line {error.lineno}, column {error.colno}") from None
+    except RecursionError:
+        raise RecordError("not a record: the JSON is nested too deeply") from None
+    except RecordError:
+        raise
+    except ValueError:  # Python's limit on the digits of an integer
+        raise RecordError("not a record: it holds a number of thousands of digits") from None
+
+
 def read_record(source: Path | str | Mapping[str, Any]) -> MatchRecord:
     """Read a record from a file path, JSON text or a parsed mapping; raises :class:`RecordError`."""
     data: Any = source
@@ -81,11 +100,10 @@ def read_record(source: Path | str | Mapping[str, Any]) -> MatchRecord:
             source = source.read_text(encoding="utf-8")
         except OSError as error:
             raise RecordError(f"cannot read {data}: {error.strerror}") from None
+        except UnicodeDecodeError as error:
+            raise RecordError(f"not UTF-8 text: byte {error.start} cannot be read") from None
     if isinstance(source, str):
-        try:
-            data = json.loads(source)
-        except json.JSONDecodeError as error:
-            raise RecordError(f"not JSON: {error.msg} at line {error.lineno}, column {error.colno}") from None
+        data = _parse_json(source)
     if not isinstance(data, Mapping):
         raise RecordError("a record is a JSON object")
     if data.get("format") != FORMAT:
