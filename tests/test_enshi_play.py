@@ -113,3 +113,14 @@ def test_a_laizi_fills_a_chow_only_where_the_rules_allow_it() -> None:
     assert chow.tile in (tile("2p"), tile("3p"))  # 2p3p4p or 3p4p5p, the 赖子 standing in
     assert min(seat.counts) == 0  # no tile went below zero
     assert seat.counts[tile("3p")] == 0 and seat.counts[tile("6m")] == 0  # 3p and the 赖子 went in
+
+
+def test_a_claimed_win_with_a_held_pizi_names_the_rule() -> None:
+    """Seat 1 would win on the dealer's 4m were its 痞子 5m an ordinary tile: the refusal says
+    有痞子不能胡, not 诈胡 (seat 2 may pong, so the discard is open to claims)."""
+    hands = {0: "4m2p2p3p3p7p7p8s8s9m9m1s2s6s", 1: "123m456p789s11s5m6m", 2: "4m4m9p8p7p1m1m9s9s3s3s4s4s"}
+    state = table(hands, preset="enshi", pizi="5m")
+    play(state, "0 d 4m")
+    assert state.phase is Phase.CLAIM
+    with pytest.raises(IllegalAction, match=r"^有痞子不能胡"):
+        verify(state, Win(seat=1))

@@ -213,3 +213,36 @@ def test_codes_after_a_concealed_kong_bloom_come_from_the_kong_end() -> None:
     # 2p points at seat 1 (the dealer's 下家: 2/6/南/发): 8 × 2 = 16 from each (S000b 摸码 "牌尾").
     assert [amount for _, _, amount, _ in concealed_bloom_with_code("2p")] == [16, 16, 16]
     assert [amount for _, _, amount, _ in concealed_bloom_with_code("3p")] == [8, 8, 8]
+
+
+def test_a_record_claim_refused_by_a_rule_names_the_rule() -> None:
+    """Seat 3 passes a win on seat 0's 5p; when seat 1 lets the next 5p go, a record that has seat 3
+    win on it is refused with 过胡不胡, not with whose turn it is once play has moved on."""
+    from hupai.game.record import RecordError, read_record, replay
+    from hupai.game.stacking import stack_wall
+    from hupai.tiles import format_tiles
+
+    bots = "1s3s5s7s9s1z2z3z4z5z6z9p7p"
+    ruleset = load_ruleset("nanning")
+    deal, wall = stack_wall(
+        ruleset, hands={0: bots + "5p", 1: bots, 2: bots, 3: "123456789m123p5p"}, draws="5p"
+    )
+    record = {
+        "format": "hupai-record/1",
+        "ruleset": "nanning",
+        "hands": [
+            {
+                "dealer": 0,
+                "deal": [format_tiles(hand) for hand in deal],
+                "wall": format_tiles(wall),
+                "actions": [
+                    {"seat": 0, "act": "discard", "tile": "5p"},
+                    {"seat": 3, "act": "pass"},
+                    {"seat": 1, "act": "discard", "tile": "5p"},
+                    {"seat": 3, "act": "hu"},
+                ],
+            }
+        ],
+    }
+    with pytest.raises(RecordError, match=r"hand 0, action 3 .*过胡不胡"):
+        replay(read_record(record))

@@ -537,7 +537,10 @@ def _win_refusal(
                 f"{state.ruleset.pass_win_until} (过胡不胡)"
             )
         if not _completes(state, seat, tile):
-            return f"诈胡: {tile_name(tile)} does not complete seat {seat}'s hand"
+            counts = list(player.counts)
+            counts[tile] += 1
+            shape = state.ruleset.shape_refusal(state, seat, counts)  # e.g. 有痞子不能胡, not 诈胡
+            return shape or f"诈胡: {tile_name(tile)} does not complete seat {seat}'s hand"
         verdict = state.ruleset.judge_win(
             state,
             _claim_context(
@@ -552,7 +555,8 @@ def _win_refusal(
     if not _may_win_on_turn(state):
         return "a win on your own turn needs a tile you drew (not a claimed one)"
     if not _complete(state, seat):
-        return "诈胡: the hand is not complete"
+        shape = state.ruleset.shape_refusal(state, seat, list(player.counts))
+        return shape or "诈胡: the hand is not complete"
     return _judge_self_drawn(state, seat).reason
 
 

@@ -14,13 +14,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hupai.game.actions import Action, ActionParseError, Pass, action_from_dict, action_to_dict
-from hupai.game.engine import IllegalAction, InvalidDeal, legal_actions, shuffled_deal, step
+from hupai.game.actions import (
+    Action,
+    ActionParseError,
+    Chow,
+    Discard,
+    Kong,
+    Pass,
+    Pong,
+    Win,
+    action_from_dict,
+    action_to_dict,
+)
+from hupai.game.engine import IllegalAction, InvalidDeal, legal_actions, shuffled_deal, step, verify
 from hupai.game.match import HandResult, Match
 from hupai.game.model import SEATS, HandState, Phase
 from hupai.rules import load_ruleset
 from hupai.rules.base import RuleError, RuleSet
-from hupai.tiles import format_tiles, parse_tiles
+from hupai.tiles import format_tiles, parse_tiles, tile_name
 
 __all__ = [
     "FORMAT",
@@ -281,20 +292,56 @@ def _table_facts(state: HandState) -> dict[str, Any]:
 
 def apply_action(state: HandState, action: Action) -> None:
     """Apply a record action: a legal decision on an open discard is taken as one; any other action
-    first passes every seat still undecided. Raises :class:`IllegalAction` when it is not legal."""
+    first passes every seat still undecided. Raises :class:`IllegalAction` when it is not legal —
+    with the rule's reason when it could only have been meant as a claim on the open discard (过胡不胡,
+    过碰不碰, 卖胡, 有痞子不能胡 …), not with whose turn it is afterwards."""
+    claim_refusal: str | None = None
     while True:
         if state.phase is Phase.ENDED:
-            raise IllegalAction("the hand is already over")
+            raise IllegalAction(claim_refusal or "the hand is already over")
         window = state.window
         if window is None or state.phase is Phase.TURN:
-            step(state, action)
+            try:
+                step(state, action)
+            except IllegalAction:
+                if _only_a_claim(state, action):
+                    reason = claim_refusal or _refused_claim_on_last_discard(state, action)
+                    if reason:
+                        raise IllegalAction(reason) from None
+                raise
             return
         if action in legal_actions(state, action.seat):
             step(state, action)
             return
+        if claim_refusal is None and action.seat != window.discarder:
+            try:
+                verify(state, action)
+            except IllegalAction as error:
+                claim_refusal = str(error)
         undecided = [seat for seat in sorted(window.options) if seat not in window.decisions]
         for seat in undecided:
             step(state, Pass(seat=seat))
+
+
+def _refused_claim_on_last_discard(state: HandState, action: Action) -> str | None:
+    """Why a claim on a discard that nobody could claim (play moved straight on) was not allowed."""
+    if isinstance(action, Win):
+        return state.refused_wins.get(action.seat)
+    last = next((done for done in reversed(state.actions) if isinstance(done, Discard)), None)
+    if isinstance(action, Pong) and last is not None and last.tile in state.seats[action.seat].passed_pungs:
+        return (
+            f"seat {action.seat} passed a pong of {tile_name(last.tile)} and may not pong it "
+            "until after its own next discard (过碰不碰)"
+        )
+    return None
+
+
+def _only_a_claim(state: HandState, action: Action) -> bool:
+    """Whether ``action`` can only be a claim on a discard: a pong, a chow, a kong without a tile, or
+    a win by a seat whose turn it is not."""
+    if isinstance(action, Pong | Chow) or (isinstance(action, Kong) and action.tile is None):
+        return True
+    return isinstance(action, Win) and action.seat != state.turn
 
 
 def close_open_window(state: HandState) -> None:
