@@ -87,7 +87,9 @@ class SpecError(ValueError):
     :meth:`WinSpec.from_dict`, or None when no one field is) and a ``code`` with its ``params``, for a
     client that explains it in its player's language."""
 
-    def __init__(self, message: str, *, field: str | None, code: str = "invalid", **params: str | int) -> None:
+    def __init__(
+        self, message: str, *, field: str | None, code: str = "invalid", **params: str | int
+    ) -> None:
         super().__init__(message)
         self.field = field
         self.code = code
@@ -100,11 +102,10 @@ def error_details(error: ValueError) -> dict[str, Any]:
     if isinstance(error, SpecError):
         return {"field": error.field, "code": error.code, "params": dict(error.params)}
     if isinstance(error, RuleError):
-        field_name = "preset" if "preset" in str(error) else "options"
-        return {"field": field_name, "code": "rules", "params": {}}
+        return {"field": "preset" if "preset" in str(error) else "options", "code": "rules", "params": {}}
     first = re.match(r"[a-z_]+", str(error))
-    field_name = first.group(0) if first and first.group(0) in _KEYS else None
-    return {"field": field_name, "code": "invalid", "params": {}}
+    named = first.group(0) if first and first.group(0) in _KEYS else None
+    return {"field": named, "code": "invalid", "params": {}}
 
 
 class WinHow(Enum):
@@ -548,7 +549,9 @@ def _validate(spec: WinSpec, ruleset: RuleSet) -> None:
     for tile in spec.flowers:
         if not has_flowers:
             raise SpecError(
-                f"flowers: {name} mahjong has no flowers ({_show(tile)} given)", field="flowers", code="no_flowers"
+                f"flowers: {name} mahjong has no flowers ({_show(tile)} given)",
+                field="flowers",
+                code="no_flowers",
             )
         if not isinstance(tile, int) or tile not in in_set or not ruleset.is_flower(tile):
             raise SpecError(
@@ -587,7 +590,9 @@ def _validate(spec: WinSpec, ruleset: RuleSet) -> None:
             raise ValueError(f"tiles_left is a whole number of at least 0, not {spec.tiles_left!r}")
         if spec.haidi and spec.tiles_left != 0:
             raise SpecError(
-                "give haidi or tiles_left, not both (haidi means tiles_left=0)", field="tiles_left", code="invalid"
+                "give haidi or tiles_left, not both (haidi means tiles_left=0)",
+                field="tiles_left",
+                code="invalid",
             )
 
 
@@ -1043,7 +1048,9 @@ def _place_extras(spec: WinSpec, state: HandState, counts: Sequence[int]) -> dic
         if positions is None:
             if tiles:
                 raise SpecError(
-                    f"{label}: no {what} are turned for this win under these rules", field=label, code="no_extras"
+                    f"{label}: no {what} are turned for this win under these rules",
+                    field=label,
+                    code="no_extras",
                 )
             continue
         if len(tiles) != len(positions):
@@ -1345,7 +1352,9 @@ def _spec_from_dict(data: Mapping[str, Any]) -> WinSpec:
     win = _tiles("win_tile", data["win_tile"])
     if len(win) != 1:
         code = "missing" if not win else "one_tile"
-        raise SpecError(f'win_tile is one tile, e.g. "2z", not {data["win_tile"]!r}', field="win_tile", code=code)
+        raise SpecError(
+            f'win_tile is one tile, e.g. "2z", not {data["win_tile"]!r}', field="win_tile", code=code
+        )
     others = data.get("others_melds") or {}
     if not isinstance(others, Mapping):
         raise ValueError("others_melds is an object: seat -> list of melds")
@@ -1359,7 +1368,9 @@ def _spec_from_dict(data: Mapping[str, Any]) -> WinSpec:
     pizi_text = data.get("pizi") or ""
     pizi = _tiles("pizi", pizi_text)
     if len(pizi) > 1:
-        raise SpecError(f'pizi is the one tile turned up, e.g. "5m", not {pizi_text!r}', field="pizi", code="one_tile")
+        raise SpecError(
+            f'pizi is the one tile turned up, e.g. "5m", not {pizi_text!r}', field="pizi", code="one_tile"
+        )
     laid_in = data.get("laid") or {}
     if not isinstance(laid_in, Mapping):
         raise ValueError('laid is an object: seat -> the tiles it laid, e.g. {"0": "5m6m"}')

@@ -111,7 +111,9 @@ def test_the_rule_card_shows_labels_not_raw_values(pages: Watched, base_url: str
     shoot(page, "lobby")
 
 
-def test_the_calculator_keeps_its_input_and_result_across_a_language_switch(page: Page, base_url: str) -> None:
+def test_the_calculator_keeps_its_input_and_result_across_a_language_switch(
+    page: Page, base_url: str
+) -> None:
     enter(page, base_url, "算分二")
     open_calculator(page, "nanjing")
     form = page.locator('[data-role="calc-form"]')

@@ -45,6 +45,8 @@ function formHtml(cards, initial) {
       <label data-field="hand">${word("calc.hand")} <input name="hand" data-tiles placeholder="123m456p789s11z"></label>
       <div class="preview" data-preview="hand"></div>
       <label data-field="win_tile">${word("calc.win")} <input name="win_tile" data-tiles maxlength="2" placeholder="2z"></label>
+      <p class="muted palette-help">${word("calc.palette")}</p>
+      <div class="palette" data-role="palette"></div>
       <div class="row">
         <label data-field="how">${word("calc.how")} <select name="how">${HOWS.map((how) => wordOption(how, `calc.how.${how}`)).join("")}</select></label>
         <label data-field="from">${word("calc.from")} <select name="from">${seatOptions(1, true)}</select></label>
@@ -75,8 +77,6 @@ function formHtml(cards, initial) {
         <label data-field="multiplier">${word("calc.multiplier")} <select name="multiplier"><option>1</option><option>2</option><option>4</option><option>8</option></select></label>
       </div>
       <details class="rules"><summary>${word("calc.options")}</summary><div data-role="card"></div></details>
-      <p class="muted">${word("calc.palette")}</p>
-      <div class="palette" data-role="palette"></div>
       <div class="calc-bar"><button type="submit" class="primary">${word("calc.score")}</button></div>
     </form>
     <div class="result" data-role="calc-result"></div>
@@ -213,6 +213,7 @@ export async function show(root) {
       shown = { error };
     }
     showResult();
+    out.scrollIntoView({ block: "nearest" }); // on a phone the result is below the fold
   });
   onLanguageChange(() => {
     showTiles();
