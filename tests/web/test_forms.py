@@ -25,6 +25,18 @@ def switch_language(page: Page, to: str) -> None:
     expect(page.locator("html")).to_have_attribute("lang", "zh-CN" if to == "zh" else "en")
 
 
+def fits_a_phone(page: Page, selector: str) -> None:
+    """The element's right edge is on a 390 px wide screen (a phone's layout viewport grows with a
+    too-wide page, so the page's own scroll width does not tell)."""
+    original = page.viewport_size
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.wait_for_timeout(100)
+    right = page.evaluate(f"document.querySelector('{selector}').getBoundingClientRect().right")
+    assert right <= 390, f"{selector} reaches {right} px on a 390 px phone"
+    if original is not None:
+        page.set_viewport_size(original)
+
+
 def open_calculator(page: Page, preset: str) -> None:
     page.click('header [data-i18n="nav.calc"]')
     form = page.locator('[data-role="calc-form"]')
@@ -109,6 +121,11 @@ def test_the_rule_card_shows_labels_not_raw_values(pages: Watched, base_url: str
     page = pages.page("portrait")
     enter(page, base_url, "规则看")
     shoot(page, "lobby")
+    switch_language(page, "en")
+    page.locator('[data-role="create"] select[name="preset"]').select_option("nanning")
+    assert not [raw for raw in ("tsumo_only", "one_per_kong", "s004_count") if raw in page_text(page)]
+    shoot(page, "lobby-en")
+    fits_a_phone(page, '[data-role="create"]')
 
 
 def test_the_calculator_keeps_its_input_and_result_across_a_language_switch(
@@ -138,7 +155,9 @@ def test_the_calculator_keeps_its_input_and_result_across_a_language_switch(
     expect(sheet.locator('[data-role="share"]')).to_have_text("88")
     assert "混一色" not in sheet.inner_text()  # the items in English too
     expect(page.locator('[data-role="calc-sheet"] h3').first).to_have_text("The winning hand")
+    sheet.scroll_into_view_if_needed()
     shoot(page, "calculator")
+    fits_a_phone(page, '[data-role="calc"]')
 
 
 def test_a_nanning_calculator_asks_only_what_nanning_scores(page: Page, base_url: str) -> None:
@@ -164,6 +183,7 @@ def test_a_nanning_calculator_asks_only_what_nanning_scores(page: Page, base_url
     expect(sheet.locator('[data-item="moma"]')).to_be_visible()
     page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
     shoot(page, "calculator-nanning")
+    fits_a_phone(page, '[data-role="calc"]')
     form.locator('select[name="how"]').select_option("discard")
     expect(form.locator('[data-field="code_tiles"]')).to_be_hidden()  # none are turned on a discard
 
@@ -193,3 +213,30 @@ def test_a_bad_hand_is_explained_in_the_players_language(pages: Watched, base_ur
     refused = [error for error in pages.errors if "status of 400" in error]
     assert len(refused) == 2
     pages.errors[:] = [error for error in pages.errors if error not in refused]
+
+
+def test_an_enshi_calculator_asks_for_the_pizi_and_scores_a_chow(page: Page, base_url: str) -> None:
+    enter(page, base_url, "恩施算")
+    open_calculator(page, "enshi")
+    form = page.locator('[data-role="calc-form"]')
+    for hidden in ("flowers", "ready", "multiplier", "nanning"):
+        expect(form.locator(f'[data-field="{hidden}"]')).to_be_hidden()
+    expect(form.locator('[data-field="enshi"]')).to_be_visible()
+    # ES-11 from the winner's seat: it laid the 痞子 5m, the player across laid a 赖子 6m; 杠开 on the lay.
+    form.locator('input[name="pizi"]').fill("5m")
+    expect(form.locator('[data-role="laizi"] svg.tile')).to_have_attribute("data-tile", "6m")
+    form.locator('input[name="laid-0"]').fill("5m")
+    form.locator('input[name="laid-2"]').fill("6m")
+    form.locator('input[name="hand"]').fill("12m6m345p678p4s")
+    form.locator('input[name="win_tile"]').fill("4s")
+    form.locator('select[name="how"]').select_option("kong_replacement")
+    form.locator('select[name="lays_before"]').select_option("1")
+    page.click('[data-role="add-meld"]')
+    row = page.locator(".meld-row")
+    expect(row.locator('option[value="chow"]')).to_be_enabled()  # Enshi chows
+    row.locator('input[name="tile"]').fill("7s")
+    form.locator('button[type="submit"]').click()
+    sheet = page.locator('[data-role="calc-sheet"]')
+    expect(sheet.locator('[data-role="payers"]')).to_be_visible()
+    assert {"小斜", "下痞子", "杠开"} <= set(sheet.locator(".item th").all_inner_texts())
+    expect(sheet.locator('[data-role="won-hand"] .meld svg.tile')).to_have_count(3)
