@@ -64,3 +64,57 @@ def test_impossible_descriptions_are_refused_in_a_sentence(
     response = client.post("/api/score", json=body)
     assert response.status_code == status
     assert says in response.text
+
+
+NN_SELF_DRAWN = {"preset": "nanning", "hand": "123m456p789s1122z", "win_tile": "2z", "how": "self_drawn"}
+
+
+@pytest.mark.parametrize(
+    ("body", "field", "code", "params"),
+    [
+        ({**NJ_01, "hand": "123m"}, "hand", "tile_count", {"given": 3, "expected": 13, "melds": 0}),
+        ({**NJ_01, "hand": "123x"}, "hand", "notation", {}),
+        ({**NJ_01, "win_tile": "9z"}, "win_tile", "notation", {}),
+        ({**NN_SELF_DRAWN, "win_tile": "1f"}, "win_tile", "not_in_rules", {"tile": "1f"}),
+        ({**NJ_01, "win_tile": "7m8m"}, "win_tile", "one_tile", {}),
+        ({**NJ_01, "win_tile": ""}, "win_tile", "missing", {}),
+        ({**NJ_01, "win_tile": "1f"}, "win_tile", "flower_elsewhere", {"tile": "1f"}),
+        (
+            {**NJ_01, "hand": "1111m234m789m1z56m", "win_tile": "1m"},
+            None,
+            "copies",
+            {"tile": "1m", "count": 5, "most": 4},
+        ),
+        ({**NJ_01, "how": "discard"}, "from", "from_seat", {}),
+        ({**NJ_01, "how": "kong_replacement"}, "melds", "needs_kong", {}),
+        ({**NJ_01, "preset": "nowhere"}, "preset", "rules", {}),
+        ({**NJ_01, "options": {"base": "lots"}}, "options", "rules", {}),
+        ({**NN_SELF_DRAWN, "flowers": "1f"}, "flowers", "no_flowers", {}),
+        (
+            {**NN_SELF_DRAWN, "options": {"moma": 2}},
+            "code_tiles",
+            "extras_count",
+            {"given": 0, "expected": 2},
+        ),
+        ({**NN_SELF_DRAWN, "code_tiles": "1m"}, "code_tiles", "no_extras", {}),
+        ({"preset": "enshi", "hand": "123m456p789s1122s", "win_tile": "2s"}, "pizi", "missing", {}),
+        ({**NJ_01, "dealer": 0, "ready": True}, "ready", "ready_dealer", {}),
+        ({**NJ_01, "tiles_left": 3, "haidi": True}, "tiles_left", "invalid", {}),
+    ],
+)
+def test_a_refusal_names_its_field_and_a_code(
+    client: TestClient, body: dict[str, object], field: str | None, code: str, params: dict[str, object]
+) -> None:
+    """The browser explains a refusal in its player's language from ``field`` and ``code``."""
+    response = client.post("/api/score", json=body)
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert (error["field"], error["code"], error["params"]) == (field, code, params)
+    assert error["message"]  # the English sentence is still there for programs and logs
+
+
+def test_a_nanning_win_with_code_tiles_is_scored(client: TestClient) -> None:
+    answer = client.post("/api/score", json={**NN_SELF_DRAWN, "options": {"moma": 2}, "code_tiles": "1m5m"})
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["allowed"]
+    assert "moma" in {item["key"] for item in answer.json()["sheet"]["items"]}

@@ -38,6 +38,7 @@ laid the 痞子, seat 0 a 赖子, and each loser pays by their own multiplier:
 from __future__ import annotations
 
 import copy
+import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -61,15 +62,17 @@ from hupai.game.model import (
 )
 from hupai.hand import is_win, waits
 from hupai.rules import load_ruleset
-from hupai.rules.base import RuleSet, ScoreSheet, Transfer
+from hupai.rules.base import RuleError, RuleSet, ScoreSheet, Transfer
 from hupai.tiles import NUM_KINDS, format_tiles, parse_tiles, tile_name
 
 __all__ = [
     "Calculation",
     "MeldSpec",
+    "SpecError",
     "WaitValue",
     "WinHow",
     "WinSpec",
+    "error_details",
     "score_win",
     "win_values",
 ]
@@ -77,6 +80,32 @@ __all__ = [
 HAND_TILES = 13
 MAX_MELDS = 4
 DEFAULT_TILES_LEFT = 40  # "somewhere in the middle of the hand": far from any 海底 window
+
+
+class SpecError(ValueError):
+    """A description that cannot be: the English sentence, the field at fault (a key of
+    :meth:`WinSpec.from_dict`, or None when no one field is) and a ``code`` with its ``params``, for a
+    client that explains it in its player's language."""
+
+    def __init__(
+        self, message: str, *, field: str | None, code: str = "invalid", **params: str | int
+    ) -> None:
+        super().__init__(message)
+        self.field = field
+        self.code = code
+        self.params = params
+
+
+def error_details(error: ValueError) -> dict[str, Any]:
+    """``{"field", "code", "params"}`` for a refused description. A plain ValueError names its field
+    as its first word where it can (``"hand: …"``); a bad preset or option is the rule card's."""
+    if isinstance(error, SpecError):
+        return {"field": error.field, "code": error.code, "params": dict(error.params)}
+    if isinstance(error, RuleError):
+        return {"field": "preset" if "preset" in str(error) else "options", "code": "rules", "params": {}}
+    first = re.match(r"[a-z_]+", str(error))
+    named = first.group(0) if first and first.group(0) in _KEYS else None
+    return {"field": named, "code": "invalid", "params": {}}
 
 
 class WinHow(Enum):
@@ -497,10 +526,18 @@ def _validate(spec: WinSpec, ruleset: RuleSet) -> None:
     def playable(label: str, tiles: Sequence[int]) -> None:
         for tile in tiles:
             if not isinstance(tile, int) or not 0 <= tile < NUM_KINDS + 8 or tile not in in_set:
-                raise ValueError(f"{label}: {_show(tile)} is not a tile of {name} mahjong")
+                raise SpecError(
+                    f"{label}: {_show(tile)} is not a tile of {name} mahjong",
+                    field=_field(label),
+                    code="not_in_rules",
+                    tile=_code(tile),
+                )
             if ruleset.is_flower(tile):
-                raise ValueError(
-                    f"{label}: {_show(tile)} is a flower in {name} mahjong; list it under flowers"
+                raise SpecError(
+                    f"{label}: {_show(tile)} is a flower in {name} mahjong; list it under flowers",
+                    field=_field(label),
+                    code="flower_elsewhere",
+                    tile=_code(tile),
                 )
 
     playable("hand", spec.hand)
@@ -511,9 +548,18 @@ def _validate(spec: WinSpec, ruleset: RuleSet) -> None:
     playable("fish_tiles", spec.fish_tiles)
     for tile in spec.flowers:
         if not has_flowers:
-            raise ValueError(f"flowers: {name} mahjong has no flowers ({_show(tile)} given)")
+            raise SpecError(
+                f"flowers: {name} mahjong has no flowers ({_show(tile)} given)",
+                field="flowers",
+                code="no_flowers",
+            )
         if not isinstance(tile, int) or tile not in in_set or not ruleset.is_flower(tile):
-            raise ValueError(f"flowers: {_show(tile)} is not a flower in {name} mahjong")
+            raise SpecError(
+                f"flowers: {_show(tile)} is not a flower in {name} mahjong",
+                field="flowers",
+                code="not_a_flower",
+                tile=_code(tile),
+            )
     if len(spec.melds) > MAX_MELDS:
         raise ValueError(f"melds: a hand has at most {MAX_MELDS} melds, not {len(spec.melds)}")
     _check_melds("melds", spec.melds, seat, playable, chow=ruleset.chow)
@@ -526,9 +572,14 @@ def _validate(spec: WinSpec, ruleset: RuleSet) -> None:
     wanted = HAND_TILES - 3 * len(spec.melds)
     if len(spec.hand) != wanted:
         shown = f"with {len(spec.melds)} meld{'s' if len(spec.melds) != 1 else ''}"
-        raise ValueError(
+        raise SpecError(
             f"hand: {len(spec.hand)} concealed tiles given; {shown} the hand holds {wanted} "
-            "before the winning tile (give the winning tile as win_tile, not in the hand)"
+            "before the winning tile (give the winning tile as win_tile, not in the hand)",
+            field="hand",
+            code="tile_count",
+            given=len(spec.hand),
+            expected=wanted,
+            melds=len(spec.melds),
         )
     _check_how(spec, ruleset)
     _check_wild(spec, ruleset, playable)
@@ -538,7 +589,20 @@ def _validate(spec: WinSpec, ruleset: RuleSet) -> None:
         if not isinstance(spec.tiles_left, int) or isinstance(spec.tiles_left, bool) or spec.tiles_left < 0:
             raise ValueError(f"tiles_left is a whole number of at least 0, not {spec.tiles_left!r}")
         if spec.haidi and spec.tiles_left != 0:
-            raise ValueError("give haidi or tiles_left, not both (haidi means tiles_left=0)")
+            raise SpecError(
+                "give haidi or tiles_left, not both (haidi means tiles_left=0)",
+                field="tiles_left",
+                code="invalid",
+            )
+
+
+def _field(label: str) -> str:
+    """The field a label belongs to: "laid by seat 2" is ``laid``, "melds: from" is ``melds``."""
+    return re.split(r"[ :]", label, maxsplit=1)[0]
+
+
+def _code(tile: object) -> str:
+    return format_tiles([tile]) if isinstance(tile, int) and 0 <= tile < NUM_KINDS + 8 else repr(tile)
 
 
 def _show(tile: object) -> str:
@@ -570,9 +634,12 @@ def _check_melds(
             if meld.feeder is not None:
                 raise ValueError(f"{label}: a concealed kong of {_show(meld.tile)} has no feeder ('from')")
         elif not _seat_ok(meld.feeder) or meld.feeder == owner:
-            raise ValueError(
+            raise SpecError(
                 f"{label}: the {meld.kind.value} of {_show(meld.tile)} needs 'from', the seat that "
-                f"discarded it (0-3, not seat {owner} itself), not {meld.feeder!r}"
+                f"discarded it (0-3, not seat {owner} itself), not {meld.feeder!r}",
+                field=_field(label),
+                code="meld_from",
+                tile=_code(meld.tile),
             )
 
 
@@ -588,9 +655,11 @@ def _check_wild(spec: WinSpec, ruleset: RuleSet, playable: Callable[[str, Sequen
             raise ValueError(f"lays_before: {name} mahjong has no 痞子 or 赖子 to lay")
         return
     if spec.pizi is None:
-        raise ValueError(
+        raise SpecError(
             f'pizi: {name} mahjong turns up a 痞子 after the deal; say which tile it is (e.g. "5m": '
-            "then the 赖子 is 6m)"
+            "then the 赖子 is 6m)",
+            field="pizi",
+            code="missing",
         )
     playable("pizi", [spec.pizi])
     pizi, laizi = spec.pizi, ruleset.wild_of(spec.pizi)
@@ -638,7 +707,11 @@ def _check_how(spec: WinSpec, ruleset: RuleSet) -> None:
             )
     elif spec.from_seat is None or spec.from_seat == seat:
         what = "whose kong was robbed" if how is WinHow.ROBBED_KONG else "who discarded the winning tile"
-        raise ValueError(f"from: a {how.value} win needs the seat {what} (0-3, not the winner {seat})")
+        raise SpecError(
+            f"from: a {how.value} win needs the seat {what} (0-3, not the winner {seat})",
+            field="from",
+            code="from_seat",
+        )
     for feeder in spec.kong_chain:
         if feeder is not None and not _seat_ok(feeder):
             raise ValueError(f"kongs: each kong's feeder is a seat 0-3 or null, not {feeder!r}")
@@ -649,9 +722,11 @@ def _check_how(spec: WinSpec, ruleset: RuleSet) -> None:
     if how is WinHow.KONG_REPLACEMENT:
         kongs = [meld for meld in spec.melds if meld.kind.is_kong]
         if not spec.lays_before and not kongs:
-            raise ValueError(
+            raise SpecError(
                 "a kong_replacement win (杠开) needs the kong: the winner has no kong among its melds"
-                + (" (or give lays_before: a 杠开 after laying a 痞子/赖子)" if ruleset.indicator else "")
+                + (" (or give lays_before: a 杠开 after laying a 痞子/赖子)" if ruleset.indicator else ""),
+                field="melds",
+                code="needs_kong",
             )
         if len(spec.kong_chain) > len(kongs):
             raise ValueError(
@@ -659,7 +734,11 @@ def _check_how(spec: WinSpec, ruleset: RuleSet) -> None:
             )
     if how in (WinHow.FLOWER_REPLACEMENT, WinHow.FLOWER_KONG_REPLACEMENT):
         if not spec.flowers:
-            raise ValueError(f"a {how.value} win needs the flower that was replaced: list the flowers")
+            raise SpecError(
+                f"a {how.value} win needs the flower that was replaced: list the flowers",
+                field="flowers",
+                code="missing",
+            )
         if how is WinHow.FLOWER_KONG_REPLACEMENT and not ruleset.flower_kongs(spec.flowers):
             raise ValueError(
                 "a flower_kong_replacement win (花杠开) needs a complete flower kong among the flowers"
@@ -692,9 +771,13 @@ def _check_how(spec: WinSpec, ruleset: RuleSet) -> None:
         if not ruleset.ready_declaration:
             raise ValueError(f"ready: {ruleset.name} mahjong has no 报听 declaration")
         if seat == spec.dealer:
-            raise ValueError("ready: only non-dealers declare 报听")
+            raise SpecError("ready: only non-dealers declare 报听", field="ready", code="ready_dealer")
         if any(meld.kind is not MeldKind.CONCEALED_KONG for meld in spec.melds):
-            raise ValueError("ready: after 报听 a player claims nothing, so it has no pung or exposed kong")
+            raise SpecError(
+                "ready: after 报听 a player claims nothing, so it has no pung or exposed kong",
+                field="ready",
+                code="ready_melds",
+            )
 
 
 # --- building the table the engine would hold -----------------------------------------------------
@@ -770,10 +853,15 @@ def _used(spec: WinSpec, others: Mapping[int, Sequence[MeldSpec]]) -> Counter[in
 def _check_copies(used: Counter[int], full: Counter[int], name: str) -> None:
     for kind, count in sorted(used.items()):
         if count > full[kind]:
-            raise ValueError(
+            raise SpecError(
                 f"{_show(kind)} is used {count} times (hand, winning tile, melds, flowers, discards, "
                 f"tiles laid, the turned-up 痞子 and code/horse/fish tiles together); a {name} set has "
-                f"only {full[kind]}"
+                f"only {full[kind]}",
+                field=None,
+                code="copies",
+                tile=_code(kind),
+                count=count,
+                most=full[kind],
             )
 
 
@@ -959,12 +1047,20 @@ def _place_extras(spec: WinSpec, state: HandState, counts: Sequence[int]) -> dic
         positions = wanted.get(key)
         if positions is None:
             if tiles:
-                raise ValueError(f"{label}: no {what} are turned for this win under these rules")
+                raise SpecError(
+                    f"{label}: no {what} are turned for this win under these rules",
+                    field=label,
+                    code="no_extras",
+                )
             continue
         if len(tiles) != len(positions):
-            raise ValueError(
+            raise SpecError(
                 f"{label}: this win turns {len(positions)} {what}; give exactly {len(positions)}, "
-                f"not {len(tiles)}"
+                f"not {len(tiles)}",
+                field=label,
+                code="extras_count",
+                given=len(tiles),
+                expected=len(positions),
             )
         for position, tile in zip(positions, tiles, strict=True):
             if placed.get(position, tile) != tile:
@@ -1248,14 +1344,17 @@ def _spec_from_dict(data: Mapping[str, Any]) -> WinSpec:
         raise ValueError("seat: say which seat (0-3) won")
     for required in ("hand", "win_tile"):
         if required not in data:
-            raise ValueError(f"{required}: missing")
+            raise SpecError(f"{required}: missing", field=required, code="missing")
     how_name = data.get("how", "self_drawn")
     how = _HOW_NAMES.get(how_name) if isinstance(how_name, str) else None
     if how is None:
         raise ValueError(f"how: unknown {how_name!r} (one of {', '.join(h.value for h in WinHow)})")
     win = _tiles("win_tile", data["win_tile"])
     if len(win) != 1:
-        raise ValueError(f'win_tile is one tile, e.g. "2z", not {data["win_tile"]!r}')
+        code = "missing" if not win else "one_tile"
+        raise SpecError(
+            f'win_tile is one tile, e.g. "2z", not {data["win_tile"]!r}', field="win_tile", code=code
+        )
     others = data.get("others_melds") or {}
     if not isinstance(others, Mapping):
         raise ValueError("others_melds is an object: seat -> list of melds")
@@ -1269,7 +1368,9 @@ def _spec_from_dict(data: Mapping[str, Any]) -> WinSpec:
     pizi_text = data.get("pizi") or ""
     pizi = _tiles("pizi", pizi_text)
     if len(pizi) > 1:
-        raise ValueError(f'pizi is the one tile turned up, e.g. "5m", not {pizi_text!r}')
+        raise SpecError(
+            f'pizi is the one tile turned up, e.g. "5m", not {pizi_text!r}', field="pizi", code="one_tile"
+        )
     laid_in = data.get("laid") or {}
     if not isinstance(laid_in, Mapping):
         raise ValueError('laid is an object: seat -> the tiles it laid, e.g. {"0": "5m6m"}')
@@ -1318,11 +1419,15 @@ def _tiles(label: str, value: Any) -> list[int]:
     if isinstance(value, list) and all(isinstance(item, str) for item in value):
         value = "".join(value)
     if not isinstance(value, str):
-        raise ValueError(f'{label} is written in tile notation, e.g. "123m456p11z", not {value!r}')
+        raise SpecError(
+            f'{label} is written in tile notation, e.g. "123m456p11z", not {value!r}',
+            field=_field(label),
+            code="notation",
+        )
     try:
         return parse_tiles(value)
     except ValueError as error:
-        raise ValueError(f"{label}: {error}") from None
+        raise SpecError(f"{label}: {error}", field=_field(label), code="notation") from None
 
 
 def _int(label: str, value: Any) -> int:
@@ -1359,7 +1464,11 @@ def _melds(label: str, value: Any) -> tuple[MeldSpec, ...]:
             )
         tiles = _tiles(label, entry.get("tile", ""))
         if len(tiles) != 1:
-            raise ValueError(f'{label}: a meld names one tile, e.g. "5p", not {entry.get("tile")!r}')
+            raise SpecError(
+                f'{label}: a meld names one tile, e.g. "5p", not {entry.get("tile")!r}',
+                field=_field(label),
+                code="one_tile",
+            )
         melds.append(
             MeldSpec(kind=kind, tile=tiles[0], feeder=_optional_int(f"{label}: from", entry.get("from")))
         )

@@ -28,7 +28,7 @@ from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 
 from hupai import __version__
-from hupai.calculator import WinSpec, score_win
+from hupai.calculator import WinSpec, error_details, score_win
 from hupai.rules import presets
 from hupai.rules.labels import option_labels
 from hupai.server.database import connect, migrate
@@ -232,15 +232,17 @@ def _routes(app: FastAPI, settings: Settings) -> None:  # noqa: PLR0915 - one pl
         cards = [rule_card(name, {}) for name in presets()]
         return [card.model_copy(update={"labels": option_labels(card.ruleset)}) for card in cards]
 
-    @app.post("/api/score")
-    async def score(body: ScoreIn) -> dict[str, Any]:
+    @app.post("/api/score", response_model=None)
+    async def score(body: ScoreIn) -> dict[str, Any] | JSONResponse:
         """The score calculator (算分器): a win described as at a real table, scored and paid under any
         rule set, preset and options — the items, the payments with reasons, each player's change."""
         try:
             spec = WinSpec.from_dict(body.model_dump(by_alias=True))
             return score_win(spec).as_dict()
         except ValueError as error:
-            raise BadRequest(str(error)) from None
+            # The field at fault and a code with its params: clients explain it in their own words.
+            details = error_details(error)
+            return JSONResponse({"error": {**details, "message": str(error)}}, status_code=BadRequest.status)
 
     # accounts
 

@@ -1,10 +1,26 @@
 // The server's HTTP API (docs/protocol.md). The session is the HttpOnly cookie the server sets.
 
+// `field`, `code` and `params` say what was refused where the server knows (the score calculator's
+// refusals, and FastAPI's 422 list from its first entry's `loc`), for the page to say in its words.
 export class ApiError extends Error {
-  constructor(status, message) {
+  constructor(status, message, { field = null, code = null, params = {} } = {}) {
     super(message);
     this.status = status;
+    this.field = field;
+    this.code = code;
+    this.params = params;
   }
+}
+
+const PYDANTIC_CODES = { missing: "missing", string_too_long: "too_long" };
+
+function details(data) {
+  if (data && data.error) return { field: data.error.field ?? null, code: data.error.code ?? null, params: data.error.params || {} };
+  if (data && Array.isArray(data.detail) && data.detail.length) {
+    const first = data.detail[0];
+    return { field: (first.loc || [])[1] ?? null, code: PYDANTIC_CODES[first.type] || "invalid", params: {} };
+  }
+  return {};
 }
 
 async function call(method, path, body) {
@@ -21,7 +37,7 @@ async function call(method, path, body) {
   } catch {
     data = null;
   }
-  if (!response.ok) throw new ApiError(response.status, explain(response.status, data));
+  if (!response.ok) throw new ApiError(response.status, explain(response.status, data), details(data));
   return data;
 }
 

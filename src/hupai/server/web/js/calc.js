@@ -1,37 +1,22 @@
-// The score calculator (算分器) for people playing on a real table: enter the hand, melds, flowers
-// and how it was won; get the itemised score and the payments under any rule set, preset and options.
+// The score calculator (算分器) for people playing on a real table: enter the hand, melds and the few
+// facts the chosen rule set scores (Nanjing: flowers, 报听, 比下胡; Nanning: code, horse and fish tiles
+// where its options turn them; Enshi: 痞子 and 赖子), and how it was won; get the winning hand, the
+// itemised score and the payments. Every word is a [data-i18n] element: a language switch
+// re-translates the form in place and redraws the result or the error from what was kept.
 
 import { api } from "./api.js";
-import { pick, t } from "./i18n.js";
-import { ruleCardEditor } from "./rulecard.js";
+import { meldTiles } from "./board.js";
+import { onLanguageChange, pick, t, word } from "./i18n.js";
+import { optionHtml, ruleCardEditor } from "./rulecard.js";
 import { itemsHtml, transfersHtml } from "./settlement.js";
-import { parseTiles, tilesHtml, tileSvg } from "./tiles.js";
-import { byRuleSet, escapeHtml, html, signed, toast } from "./util.js";
+import { parseTiles, tileName, tileOrder, tilesHtml, tileSvg } from "./tiles.js";
+import { byRuleSet, escapeHtml, html, signed } from "./util.js";
 
-const WORDS = {
-  zh: {
-    title: "算分器", hand: "手牌（不含胡的那张）", win: "胡的牌", how: "怎么胡的", from: "谁放的炮 / 被抢杠", dealer: "庄家",
-    melds: "碰杠", addMeld: "加一组", flowers: "花（硬花）", firstTurn: "天胡/地胡（第一圈）", ready: "报听", haidi: "海底",
-    multiplier: "比下胡倍数", score: "算分", notAllowed: "不能胡", share: "每家", total: "赢", palette: "点牌输入到选中的格子",
-    me: "我", right: "下家", across: "对家", left: "上家", remove: "删除", clear: "清空", options: "规则选项",
-    how_self_drawn: "自摸", how_discard: "点炮", how_robbed_kong: "抢杠", how_kong_replacement: "杠开",
-    how_flower_replacement: "小杠开（补花）", how_flower_kong_replacement: "花杠开", how_claim: "快照/三清",
-    pung: "碰", exposed_kong: "明杠", added_kong: "补杠", concealed_kong: "暗杠", chow: "吃（最小的牌）",
-    enshi: "痞子与赖子", winnerShare: "赢家份额", payers: "各家付", cap: "封顶", gold_cap: "金顶", diamond_cap: "钻石顶", pizi: "痞子（翻开的牌）", laizi: "赖子", laid: "下的痞子/赖子", laysBefore: "胡牌前刚下了几张（杠开/杠上炮）",
-  },
-  en: {
-    title: "Score calculator", hand: "Hand (without the winning tile)", win: "Winning tile", how: "How it was won", from: "Discarded / robbed by", dealer: "Dealer",
-    melds: "Melds", addMeld: "Add a meld", flowers: "Flowers", firstTurn: "First go-round (heavenly/earthly)", ready: "Declared ready (报听)", haidi: "Last tiles (海底)",
-    multiplier: "Doubled hand ×", score: "Score it", notAllowed: "Not a legal win", share: "each share", total: "wins", palette: "Tap tiles to fill the chosen field",
-    me: "Me", right: "Right", across: "Across", left: "Left", remove: "Remove", clear: "Clear", options: "Rule options",
-    how_self_drawn: "Self-drawn", how_discard: "On a discard", how_robbed_kong: "Robbing a kong", how_kong_replacement: "Kong replacement",
-    how_flower_replacement: "Flower replacement", how_flower_kong_replacement: "Flower-kong replacement", how_claim: "Claim wins (快照/三清)",
-    pung: "Pung", exposed_kong: "Exposed kong", added_kong: "Added kong", concealed_kong: "Concealed kong", chow: "Chow (lowest tile)",
-    enshi: "痞子 and 赖子", winnerShare: "winner's share", payers: "Each loser pays", cap: "capped", gold_cap: "gold cap", diamond_cap: "diamond cap", pizi: "痞子 (tile turned up)", laizi: "赖子 (wild)", laid: "痞子/赖子 laid", laysBefore: "Lays just before the win (杠开 / 杠上炮)",
-  },
-};
 const HOWS = ["self_drawn", "discard", "robbed_kong", "kong_replacement", "flower_replacement", "flower_kong_replacement", "claim"];
+const SELF_DRAWN = ["self_drawn", "kong_replacement", "flower_replacement", "flower_kong_replacement"];
+const NANJING_HOWS = ["flower_replacement", "flower_kong_replacement", "claim"];
 const MELDS = ["pung", "exposed_kong", "added_kong", "concealed_kong", "chow"];
+const SEATS = ["calc.me", "calc.right", "calc.across", "calc.left"];
 const PALETTE = "123456789m123456789p123456789s1234567z12345678f";
 // The 赖子 after an honour 痞子 (Enshi with honours), by the honour_successor option.
 const HONOUR_NEXT = {
@@ -46,15 +31,66 @@ function wildOf(code, successor = "winds_dragons") {
   return `${(Number(code[0]) % 9) + 1}${code[1]}`;
 }
 
-function word(key) {
-  const lang = document.documentElement.lang.startsWith("zh") ? "zh" : "en";
-  return WORDS[lang][key] ?? key;
+const seatOptions = (selected, withNone = false) =>
+  (withNone ? `<option value="" data-i18n="calc.noOne">${t("calc.noOne")}</option>` : "") +
+  SEATS.map((key, seat) => `<option value="${seat}" data-i18n="${key}" ${seat === selected ? "selected" : ""}>${t(key)}</option>`).join("");
+const wordOption = (value, key) => `<option value="${value}" data-i18n="${key}">${t(key)}</option>`;
+const seatNames = () => SEATS.map((key) => t(key));
+
+function formHtml(cards, initial) {
+  return `<section class="calc" data-role="calc">
+    <h1>${word("calc.title")}</h1>
+    <form data-role="calc-form" autocomplete="off" novalidate>
+      <label>${word("lobby.preset")} <select name="preset">${cards.map((card) => optionHtml(card.preset, card, card.preset === initial)).join("")}</select></label>
+      <label data-field="hand">${word("calc.hand")} <input name="hand" data-tiles placeholder="123m456p789s11z"></label>
+      <div class="preview" data-preview="hand"></div>
+      <label data-field="win_tile">${word("calc.win")} <input name="win_tile" data-tiles maxlength="2" placeholder="2z"></label>
+      <p class="muted palette-help">${word("calc.palette")}</p>
+      <div class="palette" data-role="palette"></div>
+      <div class="row">
+        <label data-field="how">${word("calc.how")} <select name="how">${HOWS.map((how) => wordOption(how, `calc.how.${how}`)).join("")}</select></label>
+        <label data-field="from">${word("calc.from")} <select name="from">${seatOptions(1, true)}</select></label>
+        <label data-field="dealer">${word("calc.dealer")} <select name="dealer">${seatOptions(0)}</select></label>
+      </div>
+      <fieldset data-field="melds"><legend>${word("calc.melds")}</legend><div data-role="melds"></div>
+        <button type="button" data-role="add-meld">${word("calc.addMeld")}</button></fieldset>
+      <label data-field="flowers">${word("calc.flowers")} <input name="flowers" data-tiles placeholder="1f2f5z"></label>
+      <fieldset data-field="nanning"><legend>${word("calc.nanning")}</legend>
+        <label data-field="code_tiles">${word("calc.codeTiles")} <input name="code_tiles" data-tiles placeholder="1m5p"></label>
+        <label data-field="horse_tiles">${word("calc.horseTiles")} <input name="horse_tiles" data-tiles placeholder="3s"></label>
+        <label data-field="fish_tiles">${word("calc.fishTiles")} <input name="fish_tiles" data-tiles placeholder="2m7p9s"></label>
+        <label data-field="previous_winner">${word("calc.previousWinner")} <select name="previous_winner">${seatOptions(-1, true)}</select></label>
+      </fieldset>
+      <fieldset data-field="enshi"><legend>${word("calc.enshi")}</legend>
+        <div class="row">
+          <label data-field="pizi">${word("calc.pizi")} <input name="pizi" data-tiles maxlength="2" placeholder="5m"></label>
+          <span>${word("calc.laizi")} <span class="preview" data-role="laizi"></span></span>
+        </div>
+        <p class="muted">${word("calc.laid")}</p>
+        <div class="row" data-field="laid">${SEATS.map((key, seat) => `<label>${word(key)} <input name="laid-${seat}" data-tiles placeholder="5m6m" size="8"></label>`).join("")}</div>
+        <label data-field="lays_before">${word("calc.laysBefore")} <select name="lays_before">${[0, 1, 2, 3].map((count) => `<option>${count}</option>`).join("")}</select></label>
+      </fieldset>
+      <div class="row">
+        <label data-field="first_turn"><input type="checkbox" name="first_turn"> ${word("calc.firstTurn")}</label>
+        <label data-field="ready"><input type="checkbox" name="ready"> ${word("calc.ready")}</label>
+        <label data-field="haidi"><input type="checkbox" name="haidi"> ${word("calc.haidi")}</label>
+        <label data-field="multiplier">${word("calc.multiplier")} <select name="multiplier"><option>1</option><option>2</option><option>4</option><option>8</option></select></label>
+      </div>
+      <details class="rules"><summary>${word("calc.options")}</summary><div data-role="card"></div></details>
+      <div class="calc-bar"><button type="submit" class="primary">${word("calc.score")}</button></div>
+    </form>
+    <div class="result" data-role="calc-result"></div>
+  </section>`;
 }
 
-const seatNames = () => [word("me"), word("right"), word("across"), word("left")];
-const seatOptions = (selected, withNone = false) =>
-  (withNone ? `<option value="">—</option>` : "") +
-  seatNames().map((name, seat) => `<option value="${seat}" ${seat === selected ? "selected" : ""}>${name}</option>`).join("");
+function meldRowHtml() {
+  return `<div class="meld-row row">
+    <select name="kind">${MELDS.map((kind) => wordOption(kind, `calc.meld.${kind}`)).join("")}</select>
+    <input name="tile" data-tiles maxlength="2" placeholder="5p">
+    <select name="meld-from">${seatOptions(2, true)}</select>
+    <button type="button" class="link" data-role="remove-meld">${word("calc.remove")}</button>
+  </div>`;
+}
 
 export async function show(root) {
   const cards = (await api.rulesets()).sort(byRuleSet);
@@ -62,182 +98,229 @@ export async function show(root) {
   const initial = cards.some((card) => card.preset === "nanjing") ? "nanjing" : cards[0]?.preset;
   let editor = null;
   let focused = null;
+  let shown = null; // what the result area shows: {spec, result} or {error}, redrawn on a language switch
 
   root.innerHTML = "";
-  const page = html(`<section class="calc" data-role="calc">
-    <h1>${word("title")}</h1>
-    <form data-role="calc-form" autocomplete="off">
-      <label>${t("lobby.preset")} <select name="preset">${cards.map((card) => `<option value="${escapeHtml(card.preset)}" ${card.preset === initial ? "selected" : ""}>${escapeHtml(pick(card.zh, card.en))}</option>`).join("")}</select></label>
-      <label>${word("hand")} <input name="hand" data-tiles placeholder="123m456p789s11z" required></label>
-      <div class="preview" data-preview="hand"></div>
-      <label>${word("win")} <input name="win_tile" data-tiles maxlength="2" placeholder="2z" required></label>
-      <div class="row">
-        <label>${word("how")} <select name="how">${HOWS.map((how) => `<option value="${how}">${word(`how_${how}`)}</option>`).join("")}</select></label>
-        <label>${word("from")} <select name="from">${seatOptions(1, true)}</select></label>
-        <label>${word("dealer")} <select name="dealer">${seatOptions(0)}</select></label>
-      </div>
-      <fieldset><legend>${word("melds")}</legend><div data-role="melds"></div>
-        <button type="button" data-role="add-meld">${word("addMeld")}</button></fieldset>
-      <label data-role="flowers">${word("flowers")} <input name="flowers" data-tiles placeholder="1f2f5z"></label>
-      <fieldset data-role="enshi" style="display: none"><legend>${word("enshi")}</legend>
-        <div class="row">
-          <label>${word("pizi")} <input name="pizi" data-tiles maxlength="2" placeholder="5m"></label>
-          <span>${word("laizi")} <span class="preview" data-role="laizi"></span></span>
-        </div>
-        <p class="muted">${word("laid")}</p>
-        <div class="row">${seatNames().map((name, seat) => `<label>${name} <input name="laid-${seat}" data-tiles placeholder="5m6m" size="8"></label>`).join("")}</div>
-        <label>${word("laysBefore")} <select name="lays_before">${[0, 1, 2, 3].map((count) => `<option>${count}</option>`).join("")}</select></label>
-      </fieldset>
-      <div class="row">
-        <label><input type="checkbox" name="first_turn"> ${word("firstTurn")}</label>
-        <label data-role="ready"><input type="checkbox" name="ready"> ${word("ready")}</label>
-        <label><input type="checkbox" name="haidi"> ${word("haidi")}</label>
-        <label data-role="multiplier">${word("multiplier")} <select name="multiplier"><option>1</option><option>2</option><option>4</option><option>8</option></select></label>
-      </div>
-      <details class="rules"><summary>${word("options")}</summary><div data-role="card"></div></details>
-      <p class="muted">${word("palette")}</p>
-      <div class="palette" data-role="palette">${parseTiles(PALETTE).map((code) => `<button type="button" class="pick" data-pick="${code}">${tileSvg(code, { extra: "small" })}</button>`).join("")}
-        <button type="button" data-role="clear">${word("clear")}</button></div>
-      <button type="submit" class="primary">${word("score")}</button>
-    </form>
-    <div class="result" data-role="calc-result"></div>
-  </section>`);
+  const page = html(formHtml(cards, initial));
   root.append(page);
   const form = page.querySelector("form");
+  const out = page.querySelector('[data-role="calc-result"]');
+  const meldList = page.querySelector('[data-role="melds"]');
   focused = form.hand;
 
   const chosen = () => cards.find((card) => card.preset === form.preset.value);
-  const isEnshi = () => chosen()?.ruleset === "enshi";
+  const field = (name) => page.querySelector(`[data-field="${name}"]`);
+  const visible = (name) => !field(name).hidden;
+
+  // Only the facts this rule set (and its options) score are asked for.
+  function showFields() {
+    const ruleset = chosen()?.ruleset;
+    const options = editor.options();
+    const how = form.how.value;
+    const selfDrawn = SELF_DRAWN.includes(how);
+    const nanning = ruleset === "nanning";
+    const fishing = nanning ? options.fishing || "off" : "off";
+    const wanted = {
+      flowers: ruleset === "nanjing",
+      ready: ruleset === "nanjing",
+      multiplier: ruleset === "nanjing",
+      enshi: ruleset === "enshi",
+      from: !selfDrawn,
+      code_tiles: nanning && options.moma > 0 && selfDrawn,
+      horse_tiles: nanning && options.maima > 0,
+      fish_tiles: fishing === "s000_predraw" || (fishing === "s004_count" && selfDrawn),
+      previous_winner: fishing === "s004_count",
+    };
+    wanted.nanning = wanted.code_tiles || wanted.horse_tiles || wanted.fish_tiles || wanted.previous_winner;
+    for (const [name, on] of Object.entries(wanted)) field(name).hidden = !on;
+    for (const option of form.how.options) {
+      option.hidden = option.disabled = ruleset !== "nanjing" && NANJING_HOWS.includes(option.value);
+    }
+    if (form.how.selectedOptions[0]?.disabled) {
+      form.how.value = "self_drawn";
+      showFields();
+    }
+    const chow = chosen()?.ruleset === "enshi";
+    for (const option of page.querySelectorAll('.meld-row option[value="chow"]')) option.hidden = option.disabled = !chow;
+    field("melds").querySelector("legend").innerHTML = word(chow ? "calc.meldsChow" : "calc.melds");
+    showLaizi();
+  }
   function showCard() {
-    editor = ruleCardEditor(chosen());
+    editor = ruleCardEditor(chosen(), { onChange: showFields });
     const holder = page.querySelector('[data-role="card"]');
     holder.innerHTML = "";
     holder.append(editor.element);
-    // Enshi: the 痞子/赖子 fields; no flowers, 报听, 比下胡 or 快照 there.
-    const enshi = isEnshi();
-    page.querySelector('[data-role="enshi"]').style.display = enshi ? "" : "none";
-    for (const role of ["flowers", "ready", "multiplier"]) {
-      page.querySelector(`[data-role="${role}"]`).style.display = enshi ? "none" : "";
-    }
-    for (const option of form.how.options) {
-      option.hidden = enshi && (option.value.startsWith("flower") || option.value === "claim");
-    }
-    if (enshi && form.how.selectedOptions[0]?.hidden) form.how.value = "self_drawn";
-    showLaizi();
+    showFields();
   }
   function showLaizi() {
     const code = parseTiles(form.pizi.value)[0] || "";
-    const options = { ...(chosen()?.options || {}), ...(editor ? editor.changes() : {}) };
-    const laizi = code ? wildOf(code, options.honour_successor) : "";
+    const laizi = code ? wildOf(code, editor.options().honour_successor) : "";
     page.querySelector('[data-role="laizi"]').innerHTML = laizi ? tileSvg(laizi, { extra: "small" }) : "—";
   }
-  form.preset.addEventListener("change", showCard);
-  showCard();
-
-  function preview() {
+  // Tiles carry their names (title, aria-label) in the language of the moment they were drawn.
+  function showTiles() {
     page.querySelector('[data-preview="hand"]').innerHTML = tilesHtml(parseTiles(form.hand.value), { extra: "small" });
+    page.querySelector('[data-role="palette"]').innerHTML =
+      parseTiles(PALETTE).map((code) => `<button type="button" class="pick" data-pick="${code}">${tileSvg(code, { extra: "small" })}</button>`).join("") +
+      `<button type="button" data-role="clear">${word("calc.clear")}</button>`;
+    showLaizi();
   }
+  function showResult() {
+    for (const marked of page.querySelectorAll(".invalid")) marked.classList.remove("invalid");
+    if (!shown) {
+      out.innerHTML = "";
+    } else if (shown.error) {
+      out.innerHTML = errorHtml(shown.error);
+      const at = shown.error.field && page.querySelector(`[data-field="${shown.error.field}"]`);
+      if (at) at.classList.add("invalid");
+    } else {
+      out.innerHTML = resultHtml(shown.result, shown.spec);
+    }
+  }
+
+  form.preset.addEventListener("change", showCard);
+  form.how.addEventListener("change", showFields);
+  form.hand.addEventListener("input", showTiles);
+  form.pizi.addEventListener("input", showLaizi);
   form.addEventListener("focusin", (event) => {
     if (event.target.matches("[data-tiles]")) focused = event.target;
   });
-  form.hand.addEventListener("input", preview);
-  form.pizi.addEventListener("input", showLaizi);
-  for (const button of page.querySelectorAll("[data-pick]")) {
-    button.addEventListener("click", () => {
-      const input = focused || form.hand;
-      const code = button.dataset.pick;
-      input.value = input.maxLength === 2 ? code : input.value + code;
-      preview();
-      showLaizi();
-    });
-  }
-  page.querySelector('[data-role="clear"]').addEventListener("click", () => {
-    (focused || form.hand).value = "";
-    preview();
-    showLaizi();
+  page.querySelector('[data-role="palette"]').addEventListener("click", (event) => {
+    const input = focused || form.hand;
+    const pick = event.target.closest("[data-pick]");
+    if (pick) input.value = input.maxLength === 2 ? pick.dataset.pick : input.value + pick.dataset.pick;
+    else if (event.target.closest('[data-role="clear"]')) input.value = "";
+    else return;
+    showTiles();
   });
-
-  const meldList = page.querySelector('[data-role="melds"]');
   page.querySelector('[data-role="add-meld"]').addEventListener("click", () => {
-    const row = html(`<div class="meld-row row">
-      <select name="kind">${MELDS.map((kind) => `<option value="${kind}">${word(kind)}</option>`).join("")}</select>
-      <input name="tile" data-tiles maxlength="2" placeholder="5p" required>
-      <select name="meld-from">${seatOptions(2, true)}</select>
-      <button type="button" class="link" data-role="remove-meld">${word("remove")}</button>
-    </div>`);
+    const row = html(meldRowHtml());
     row.querySelector('[data-role="remove-meld"]').addEventListener("click", () => row.remove());
     meldList.append(row);
+    showFields();
     focused = row.querySelector("input");
     focused.focus();
   });
+  showCard();
+  showTiles();
 
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
-    const seatOrNull = (value) => (value === "" ? null : Number(value));
-    const melds = [...meldList.querySelectorAll(".meld-row")].map((row) => ({
-      kind: row.querySelector('[name="kind"]').value,
-      tile: row.querySelector('[name="tile"]').value.trim(),
-      from: row.querySelector('[name="kind"]').value === "concealed_kong" ? null : seatOrNull(row.querySelector('[name="meld-from"]').value),
-    }));
-    const how = form.how.value;
-    const spec = {
-      preset: form.preset.value,
-      options: editor.changes(),
-      seat: 0,
-      dealer: Number(form.dealer.value),
-      hand: form.hand.value.trim(),
-      win_tile: form.win_tile.value.trim(),
-      how,
-      from: ["discard", "robbed_kong", "claim"].includes(how) ? seatOrNull(form.from.value) : null,
-      melds,
-      flowers: form.flowers.value.trim(),
-      first_turn: form.first_turn.checked,
-      ready: form.ready.checked,
-      haidi: form.haidi.checked,
-      multiplier: Number(form.multiplier.value),
-    };
-    if (isEnshi()) {
-      spec.ready = false;
-      spec.multiplier = 1;
-      // 痞子 (the 赖子 follows from it), each seat's lays, and the lays right before the win: a 杠开 on the
-      // lay's replacement (kong_replacement), or a 杠上炮 / robbed kong after the discarder's lays.
-      spec.flowers = "";
-      spec.pizi = form.pizi.value.trim();
-      spec.laid = Object.fromEntries(
-        [0, 1, 2, 3].map((seat) => [String(seat), form[`laid-${seat}`].value.trim()]).filter(([, tiles]) => tiles),
-      );
-      spec.lays_before = ["kong_replacement", "discard", "robbed_kong"].includes(how) ? Number(form.lays_before.value) : 0;
-    }
-    const out = page.querySelector('[data-role="calc-result"]');
+    const spec = readSpec(form, meldList, editor, visible);
     try {
-      out.innerHTML = resultHtml(await api.score(spec));
+      shown = { spec, result: await api.score(spec) };
     } catch (error) {
-      out.innerHTML = `<p class="error" data-role="calc-error">${escapeHtml(error.message)}</p>`;
-      toast(error.message, "error");
+      shown = { error };
     }
+    showResult();
+    out.scrollIntoView({ block: "nearest" }); // on a phone the result is below the fold
+  });
+  onLanguageChange(() => {
+    showTiles();
+    showResult();
   });
   return null;
 }
 
-function resultHtml(result) {
+// The description the server scores, from the fields this rule set shows.
+function readSpec(form, meldList, editor, visible) {
+  const seatOrNull = (value) => (value === "" ? null : Number(value));
+  const tiles = (name) => (visible(name) ? form[name].value.trim() : "");
+  const melds = [...meldList.querySelectorAll(".meld-row")].map((row) => {
+    const kind = row.querySelector('[name="kind"]').value;
+    return {
+      kind,
+      tile: row.querySelector('[name="tile"]').value.trim(),
+      from: kind === "concealed_kong" ? null : seatOrNull(row.querySelector('[name="meld-from"]').value),
+    };
+  });
+  const how = form.how.value;
+  const spec = {
+    preset: form.preset.value,
+    options: editor.changes(),
+    seat: 0,
+    dealer: Number(form.dealer.value),
+    hand: form.hand.value.trim(),
+    win_tile: form.win_tile.value.trim(),
+    how,
+    from: visible("from") ? seatOrNull(form.from.value) : null,
+    melds,
+    flowers: tiles("flowers"),
+    first_turn: form.first_turn.checked,
+    ready: visible("ready") && form.ready.checked,
+    haidi: form.haidi.checked,
+    multiplier: visible("multiplier") ? Number(form.multiplier.value) : 1,
+    code_tiles: tiles("code_tiles"),
+    horse_tiles: tiles("horse_tiles"),
+    fish_tiles: tiles("fish_tiles"),
+    previous_winner: visible("previous_winner") ? seatOrNull(form.previous_winner.value) : null,
+  };
+  if (visible("enshi")) {
+    // 痞子 (the 赖子 follows from it), each seat's lays, and the lays right before the win: a 杠开 on the
+    // lay's replacement (kong_replacement), or a 杠上炮 / robbed kong after the discarder's lays.
+    spec.pizi = form.pizi.value.trim();
+    spec.laid = Object.fromEntries(
+      [0, 1, 2, 3].map((seat) => [String(seat), form[`laid-${seat}`].value.trim()]).filter(([, laid]) => laid),
+    );
+    spec.lays_before = ["kong_replacement", "discard", "robbed_kong"].includes(how) ? Number(form.lays_before.value) : 0;
+  }
+  return spec;
+}
+
+// A refusal in the player's language: the field's name and what is wrong with it.
+function errorHtml(error) {
+  const known = (key) => t(key) !== key;
+  const params = { ...(error.params || {}) };
+  if (params.tile) params.tile = /^[1-9][mpszf]$/.test(params.tile) ? tileName(params.tile) : params.tile;
+  const problem = error.code && known(`error.${error.code}`) ? t(`error.${error.code}`, params) : error.code ? t("error.invalid") : error.message;
+  const fieldKey = `field.${error.field}`;
+  const text = error.field && known(fieldKey) ? t("error.line", { field: t(fieldKey), problem }) : problem;
+  return `<p class="error" data-role="calc-error" data-field="${escapeHtml(error.field || "")}" data-code="${escapeHtml(error.code || "")}" title="${escapeHtml(error.message)}">${escapeHtml(text)}</p>`;
+}
+
+function meldHtml(meld) {
+  if (meld.kind === "concealed_kong") {
+    const back = tileSvg(null, { back: true });
+    return `<span class="meld concealed">${back}${tileSvg(meld.tile)}${tileSvg(meld.tile)}${back}</span>`;
+  }
+  return `<span class="meld ${meld.kind}">${tilesHtml(meldTiles(meld))}</span>`;
+}
+
+// The winning hand as the table would see it laid down: the concealed tiles, the winning tile apart,
+// the melds, then flowers or the tiles laid.
+function wonHandHtml(spec) {
+  const hand = parseTiles(spec.hand).sort((a, b) => tileOrder(a) - tileOrder(b));
+  const extras = parseTiles(`${spec.flowers || ""}${(spec.laid || {})["0"] || ""}`);
+  return `<div class="won-hand" data-role="won-hand">
+    <span class="concealed">${tilesHtml(hand)}</span>
+    <span class="win-tile" title="${escapeHtml(t("calc.win"))}">${tileSvg(spec.win_tile, { extra: "winning" })}</span>
+    ${spec.melds.map(meldHtml).join("")}
+    ${extras.length ? `<span class="flowers">${tilesHtml(extras, { extra: "small" })}</span>` : ""}
+  </div>`;
+}
+
+function resultHtml(result, spec) {
   const names = seatNames();
-  if (!result.allowed) return `<p class="banner blocked" data-role="calc-refused">${word("notAllowed")}: ${escapeHtml(result.reason)}</p>`;
+  if (!result.allowed) return `<p class="banner blocked" data-role="calc-refused">${t("calc.notAllowed")}: ${escapeHtml(result.reason)}</p>`;
   // Enshi: each loser pays the share times their own multiplier (and ×2 as the discarder), capped.
   const payers = result.sheet.payers || [];
+  const caps = { cap: t("end.cap"), gold_cap: t("end.goldCap"), diamond_cap: t("end.diamondCap") };
   const payerRows = payers.map((line) => {
     const factors = line.items.map((item) => `${escapeHtml(pick(item.zh, item.en))} ×${item.value}`).join(" ");
-    const paid = line.cap ? `${line.raw} → <b>${line.paid}</b> (${word(line.cap)})` : `<b>${line.paid}</b>`;
+    const paid = line.cap ? `${line.raw} → <b>${line.paid}</b> (${caps[line.cap] || line.cap})` : `<b>${line.paid}</b>`;
     return `<tr class="payer" data-seat="${line.seat}"><th>${names[line.seat]}</th><td>${factors}</td><td>${paid}</td></tr>`;
   }).join("");
-  const payerTable = payers.length ? `<h3>${word("payers")}</h3><table class="items payers" data-role="payers"><tbody>${payerRows}</tbody></table>` : "";
+  const payerTable = payers.length ? `<h3>${t("calc.payers")}</h3><table class="items payers" data-role="payers"><tbody>${payerRows}</tbody></table>` : "";
   const deltas = result.deltas.map((delta, seat) => `<tr><th>${names[seat]}</th><td class="${delta > 0 ? "plus" : delta < 0 ? "minus" : ""}">${signed(delta)}</td></tr>`).join("");
   return `<div class="sheet" data-role="calc-sheet">
+    <h3>${t("calc.wonHand")}</h3>
+    ${wonHandHtml(spec)}
     <p class="reading">${escapeHtml(result.sheet.reading)}</p>
     <table class="items"><tbody>${itemsHtml(result.sheet.items)}</tbody>
-      <tfoot><tr><th>${word(payers.length ? "winnerShare" : "share")}</th><td><b data-role="share">${result.share}</b></td></tr></tfoot></table>
+      <tfoot><tr><th>${t(payers.length ? "calc.winnerShare" : "calc.share")}</th><td><b data-role="share">${result.share}</b></td></tr></tfoot></table>
     ${payerTable}
     <h3>${t("end.payments")}</h3><ul class="transfers">${transfersHtml(result.transfers, names)}</ul>
     <table class="deltas"><tbody>${deltas}</tbody></table>
-    <p><b>${word("total")} <span data-role="total">${signed(result.total)}</span></b></p>
+    <p><b>${t("calc.total")} <span data-role="total">${signed(result.total)}</span></b></p>
   </div>`;
 }

@@ -148,6 +148,121 @@ const WORDS = {
   "hints.shanten": ["向听", "to go"],
   "hints.accepting": ["进张{n}张", "{n} tiles help"],
   "hints.ready": ["听牌", "ready"],
+  "card.more": ["更多规则", "More rules"],
+  "card.listHelp": ["用逗号分开，例如", "Separate with commas, e.g."],
+  "card.hands": ["{n}局", "{n} hands"],
+  "card.changed": ["已改{n}项", "{n} changed"],
+  "card.base": ["跑{n}", "base {n}"],
+  "card.zar2": ["砸2", "kong money ×2"],
+  "card.bixiahu": ["比下胡", "doubled hands"],
+  "card.bixiahuStacks": ["比下胡累翻", "doubled hands stack"],
+  "card.noBixiahu": ["不比下胡", "no doubled hands"],
+  "card.combineMultiply": ["牌型翻倍", "elements double"],
+  "card.combineAdd": ["牌型累加", "elements add up"],
+  "card.chickenTsumo": ["鸡胡须自摸", "plain hands self-drawn only"],
+  "card.minPoints": ["{n}分起胡", "wins from {n} points"],
+  "card.moma": ["摸码{n}颗", "{n} code tiles"],
+  "card.maima": ["买马{n}匹", "{n} horses"],
+  "card.fishing": ["钓鱼", "fishing"],
+  "card.difen": ["底分{n}", "stake {n}"],
+  "card.cap": ["封顶{n}", "cap {n}"],
+  "card.noCap": ["不封顶", "no cap"],
+  "card.honours": ["带字牌", "with honours"],
+  "calc.title": ["算分器", "Score calculator"],
+  "calc.hand": ["手牌（不含胡的那张）", "Hand (without the winning tile)"],
+  "calc.win": ["胡的牌", "Winning tile"],
+  "calc.how": ["怎么胡的", "How it was won"],
+  "calc.from": ["谁放的炮 / 被抢杠", "Discarded / robbed by"],
+  "calc.dealer": ["庄家", "Dealer"],
+  "calc.melds": ["碰杠", "Melds"],
+  "calc.meldsChow": ["吃碰杠", "Melds"],
+  "calc.addMeld": ["加一组", "Add a meld"],
+  "calc.flowers": ["花（硬花）", "Flowers"],
+  "calc.firstTurn": ["天胡/地胡（第一圈）", "First go-round (heavenly/earthly)"],
+  "calc.ready": ["报听", "Declared ready (报听)"],
+  "calc.haidi": ["海底", "Last tiles (海底)"],
+  "calc.multiplier": ["比下胡倍数", "Doubled hand ×"],
+  "calc.score": ["算分", "Score it"],
+  "calc.notAllowed": ["不能胡", "Not a legal win"],
+  "calc.total": ["赢", "wins"],
+  "calc.palette": ["点牌输入到选中的格子", "Tap tiles to fill the chosen field"],
+  "calc.me": ["我", "Me"],
+  "calc.right": ["下家", "Right"],
+  "calc.across": ["对家", "Across"],
+  "calc.left": ["上家", "Left"],
+  "calc.remove": ["删除", "Remove"],
+  "calc.clear": ["清空", "Clear"],
+  "calc.options": ["规则选项", "Rule options"],
+  "calc.how.self_drawn": ["自摸", "Self-drawn"],
+  "calc.how.discard": ["点炮", "On a discard"],
+  "calc.how.robbed_kong": ["抢杠", "Robbing a kong"],
+  "calc.how.kong_replacement": ["杠开", "Kong replacement"],
+  "calc.how.flower_replacement": ["小杠开（补花）", "Flower replacement"],
+  "calc.how.flower_kong_replacement": ["花杠开", "Flower-kong replacement"],
+  "calc.how.claim": ["快照/三清", "Claim wins (快照/三清)"],
+  "calc.meld.pung": ["碰", "Pung"],
+  "calc.meld.exposed_kong": ["明杠", "Exposed kong"],
+  "calc.meld.added_kong": ["补杠", "Added kong"],
+  "calc.meld.concealed_kong": ["暗杠", "Concealed kong"],
+  "calc.meld.chow": ["吃（最小的牌）", "Chow (lowest tile)"],
+  "calc.enshi": ["痞子与赖子", "痞子 and 赖子"],
+  "calc.nanning": ["摸码、买马、钓鱼", "Code tiles, horses, fish"],
+  "calc.winnerShare": ["赢家份额", "Winner's share"],
+  "calc.payers": ["各家付", "Each loser pays"],
+  "calc.pizi": ["痞子（翻开的牌）", "痞子 (tile turned up)"],
+  "calc.laizi": ["赖子", "赖子 (wild)"],
+  "calc.laid": ["下的痞子/赖子", "痞子/赖子 laid"],
+  "calc.laysBefore": ["胡牌前刚下了几张（杠开/杠上炮）", "Lays just before the win (杠开 / 杠上炮)"],
+  "calc.codeTiles": ["摸码（自摸后翻的牌，按顺序）", "Code tiles (turned after the self-draw, in order)"],
+  "calc.horseTiles": ["买马（墙尾翻的牌）", "Horse tiles (from the wall's end)"],
+  "calc.fishTiles": ["钓鱼的牌", "Fish tiles"],
+  "calc.previousWinner": ["上一局谁胡（数鱼从他起）", "Last hand's winner (fish are counted from them)"],
+  "calc.noOne": ["—", "—"],
+  "calc.wonHand": ["胡的牌型", "The winning hand"],
+  "calc.share": ["每家", "Each share"],
+  "field.hand": ["手牌", "Hand"],
+  "field.win_tile": ["胡的牌", "Winning tile"],
+  "field.how": ["怎么胡的", "How it was won"],
+  "field.from": ["谁放的炮", "Discarder"],
+  "field.dealer": ["庄家", "Dealer"],
+  "field.seat": ["座位", "Seat"],
+  "field.melds": ["碰杠", "Melds"],
+  "field.kongs": ["碰杠", "Melds"],
+  "field.flowers": ["花", "Flowers"],
+  "field.first_turn": ["天胡/地胡", "First go-round"],
+  "field.ready": ["报听", "Declared ready"],
+  "field.haidi": ["海底", "Last tiles"],
+  "field.tiles_left": ["海底", "Last tiles"],
+  "field.multiplier": ["比下胡倍数", "Doubled hand ×"],
+  "field.pizi": ["痞子", "痞子"],
+  "field.laid": ["下的痞子/赖子", "痞子/赖子 laid"],
+  "field.lays_before": ["胡牌前刚下的张数", "Lays just before the win"],
+  "field.code_tiles": ["摸码", "Code tiles"],
+  "field.horse_tiles": ["买马", "Horse tiles"],
+  "field.fish_tiles": ["钓鱼", "Fish tiles"],
+  "field.previous_winner": ["上一局谁胡", "Last hand's winner"],
+  "field.options": ["规则选项", "Rule options"],
+  "field.preset": ["玩法", "Rules"],
+  "error.line": ["{field}：{problem}", "{field}: {problem}"],
+  "error.missing": ["请填写", "please fill this in"],
+  "error.notation": ["看不懂，请用牌的写法，如 123m456p11z（m万 p筒 s条 z字 f花）", "not tile notation: write e.g. 123m456p11z (m characters, p dots, s bamboo, z honours, f flowers)"],
+  "error.one_tile": ["只填一张牌，如 5p", "one tile only, e.g. 5p"],
+  "error.tile_count": ["填了{given}张；有{melds}组碰杠时应为{expected}张（胡的那张另填）", "{given} tiles given; with {melds} melds the hand holds {expected} (the winning tile has its own field)"],
+  "error.not_in_rules": ["这套规则没有{tile}", "these rules have no {tile}"],
+  "error.flower_elsewhere": ["{tile}是花牌，请填在“花”里", "{tile} is a flower: put it under flowers"],
+  "error.no_flowers": ["这套规则没有花牌", "these rules have no flowers"],
+  "error.not_a_flower": ["{tile}不是花牌", "{tile} is not a flower"],
+  "error.copies": ["{tile}用了{count}张，一副牌只有{most}张", "{tile} is used {count} times; a set has only {most}"],
+  "error.from_seat": ["请选另一家（上家、对家或下家）", "choose another player (left, across or right)"],
+  "error.meld_from": ["{tile}那组要选是谁打的（不能是自己）", "say who discarded the {tile} of this meld (not yourself)"],
+  "error.needs_kong": ["杠开要有一组杠", "a kong replacement win needs a kong among the melds"],
+  "error.ready_dealer": ["庄家不能报听", "the dealer cannot declare ready"],
+  "error.ready_melds": ["报听后不能碰或明杠", "after declaring ready there are no pungs or exposed kongs"],
+  "error.extras_count": ["这一把要翻{expected}张，填了{given}张", "this win turns {expected}; {given} given"],
+  "error.no_extras": ["这一把不翻这些牌，请留空", "this win turns none: leave it empty"],
+  "error.rules": ["这套规则或选项不对", "a rule set or option is not valid"],
+  "error.too_long": ["太长了", "too long"],
+  "error.invalid": ["填得不对，请检查", "not valid, please check it"],
   "common.error": ["出错了", "Something went wrong"],
   "common.yes": ["确定", "OK"],
   "common.cancel": ["取消", "Cancel"],
@@ -182,7 +297,36 @@ export function pick(zh, en) {
   return lang === "zh" ? zh || en : en || zh;
 }
 
-// Fill every [data-i18n] element of a fragment (the static header).
+// Fill every [data-i18n] element of a fragment with its words, every [data-zh] element with the pair
+// the server sent, and every [data-i18n-placeholder] input's placeholder: a view re-translated this
+// way keeps whatever the player typed or chose.
 export function translate(root = document) {
   for (const element of root.querySelectorAll("[data-i18n]")) element.textContent = t(element.dataset.i18n);
+  for (const element of root.querySelectorAll("[data-zh]")) element.textContent = pick(element.dataset.zh, element.dataset.en);
+  for (const element of root.querySelectorAll("[data-i18n-label]")) element.setAttribute("aria-label", t(element.dataset.i18nLabel));
+}
+
+// A word of the current language as an element that translate() keeps up to date.
+export function word(key) {
+  return `<span data-i18n="${key}">${t(key)}</span>`;
+}
+
+// Language listeners of the page now shown. The router clears them on every navigation, so a view
+// never hears a language switch after it is gone (a left-over listener once re-drew the lobby over
+// the table). Returns a function that removes the listener earlier.
+let listeners = [];
+
+export function onLanguageChange(listener) {
+  listeners.push(listener);
+  return () => {
+    listeners = listeners.filter((item) => item !== listener);
+  };
+}
+
+export function clearLanguageListeners() {
+  listeners = [];
+}
+
+export function languageChanged() {
+  for (const listener of [...listeners]) listener();
 }

@@ -1,9 +1,14 @@
 // The lobby: a nickname (guest in one step), create a room with its rule card, join by number.
+// Every word on these screens is a [data-i18n] or [data-zh] element, so a language switch
+// re-translates them in place (main.js) and whatever the player typed or chose stays.
 
 import { api, currentUser } from "./api.js";
-import { pick, t } from "./i18n.js";
-import { ruleCardEditor } from "./rulecard.js";
+import { onLanguageChange, pick, t, word } from "./i18n.js";
+import { optionHtml, ruleCardEditor, ruleSummary } from "./rulecard.js";
 import { byRuleSet, escapeHtml, html, toast } from "./util.js";
+
+const HANDS = [4, 8, 16];
+const BOTS = ["strong", "efficiency", "random"];
 
 export async function show(root) {
   const user = await currentUser();
@@ -14,41 +19,55 @@ export async function show(root) {
   const cards = (await api.rulesets()).sort(byRuleSet);
   root.innerHTML = "";
   const page = html(`<section class="lobby">
-    <p class="hello">${t("lobby.hello")}<b>${escapeHtml(user.name)}</b>
-      <button type="button" class="link" data-role="logout">${t("lobby.logout")}</button></p>
+    <p class="hello">${word("lobby.hello")}<b>${escapeHtml(user.name)}</b>
+      <button type="button" class="link" data-role="logout">${word("lobby.logout")}</button></p>
     <form class="card join" data-role="join">
-      <h2>${t("lobby.join")}</h2>
-      <label>${t("lobby.number")} <input name="number" inputmode="numeric" pattern="\\d{6}" maxlength="6" required autocomplete="off"></label>
-      <button type="submit">${t("lobby.join")}</button>
+      <h2>${word("lobby.join")}</h2>
+      <label>${word("lobby.number")} <input name="number" inputmode="numeric" pattern="\\d{6}" maxlength="6" required autocomplete="off"></label>
+      <button type="submit">${word("lobby.join")}</button>
     </form>
     <form class="card create" data-role="create">
-      <h2>${t("lobby.create")}</h2>
+      <h2>${word("lobby.create")}</h2>
+      <p class="rule-summary" data-role="rule-summary"></p>
       <div class="row">
-        <label>${t("lobby.preset")} <select name="preset">${cards
-          .map((card) => `<option value="${escapeHtml(card.preset)}">${escapeHtml(pick(card.zh, card.en))}</option>`)
-          .join("")}</select></label>
-        <label>${t("lobby.hands")} <select name="hands"><option>4</option><option selected>8</option><option>16</option></select></label>
-        <label>${t("lobby.seconds")} <input name="seconds" type="number" min="5" max="120" value="15"></label>
-        <label>${t("lobby.botLevel")} <select name="bot">
-          <option value="strong">${t("bot.strong")}</option><option value="efficiency">${t("bot.efficiency")}</option><option value="random">${t("bot.random")}</option>
-        </select></label>
+        <label>${word("lobby.preset")} <select name="preset">${cards.map((card) => optionHtml(card.preset, card)).join("")}</select></label>
+        <label>${word("lobby.hands")} <select name="hands">${HANDS.map((hands) => `<option value="${hands}" ${hands === 8 ? "selected" : ""}>${hands}</option>`).join("")}</select></label>
+        <label>${word("lobby.seconds")} <input name="seconds" type="number" min="5" max="120" value="15"></label>
+        <label>${word("lobby.botLevel")} <select name="bot">${BOTS.map((level) => `<option value="${level}" data-i18n="bot.${level}">${t(`bot.${level}`)}</option>`).join("")}</select></label>
       </div>
-      <details class="rules" open><summary>${t("lobby.ruleCard")}</summary><div data-role="card"></div></details>
-      <button type="submit" class="primary">${t("lobby.create")}</button>
+      <details class="rules" open><summary>${word("lobby.ruleCard")}</summary><div data-role="card"></div></details>
+      <div class="create-bar"><button type="submit" class="primary">${word("lobby.create")}</button></div>
     </form>
   </section>`);
   root.append(page);
   const create = page.querySelector('[data-role="create"]');
+  const chosen = () => cards.find((item) => item.preset === create.preset.value);
   let editor = null;
+
+  // 南京麻将（默认） · 8局 · 跑20 · 砸2 · 比下胡 (· 已改2项): what the table will play, at a glance.
+  function showSummary() {
+    const card = chosen();
+    const changed = Object.keys(editor.changes()).length;
+    const parts = [
+      `<b>${escapeHtml(pick(card.zh, card.en))}</b>`,
+      t("card.hands", { n: create.hands.value }),
+      ...ruleSummary(card, editor.options()).map(escapeHtml),
+      ...(changed ? [`<span class="changed">${t("card.changed", { n: changed })}</span>`] : []),
+    ];
+    page.querySelector('[data-role="rule-summary"]').innerHTML = parts.join(" · ");
+  }
   function showCard() {
-    const card = cards.find((item) => item.preset === create.preset.value);
-    editor = ruleCardEditor(card);
+    editor = ruleCardEditor(chosen(), { onChange: showSummary });
     const holder = page.querySelector('[data-role="card"]');
     holder.innerHTML = "";
     holder.append(editor.element);
+    showSummary();
   }
   create.preset.addEventListener("change", showCard);
+  create.hands.addEventListener("change", showSummary);
   showCard();
+  const forget = onLanguageChange(showSummary);
+
   create.addEventListener("submit", async (event) => {
     event.preventDefault();
     try {
@@ -76,20 +95,20 @@ export async function show(root) {
   });
   page.querySelector('[data-role="logout"]').addEventListener("click", async () => {
     await api.logout();
+    forget();
     show(root);
   });
-  const relabel = () => show(root);
-  window.addEventListener("languagechange-hupai", relabel);
-  return () => window.removeEventListener("languagechange-hupai", relabel);
+  return forget;
 }
 
-// Ask for a nickname; then go on to where the player was heading.
+// Ask for a nickname; then go on to where the player was heading. Its words are [data-i18n]
+// elements: a language switch re-translates them and the name typed so far stays.
 export function showNickname(root, then = () => show(root)) {
   root.innerHTML = "";
   const form = html(`<form class="card nickname" data-role="nickname">
     <h2>胡牌 hupai</h2>
-    <label>${t("lobby.nickname")} <input name="name" maxlength="16" required autocomplete="nickname" autofocus></label>
-    <button type="submit" class="primary">${t("lobby.enter")}</button>
+    <label>${word("lobby.nickname")} <input name="name" maxlength="16" required autocomplete="nickname" autofocus></label>
+    <button type="submit" class="primary">${word("lobby.enter")}</button>
   </form>`);
   root.append(form);
   form.addEventListener("submit", async (event) => {

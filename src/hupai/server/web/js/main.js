@@ -2,7 +2,7 @@
 // (#/join/NNNNNN), history, replays and the score calculator. Each view is a module with
 // `show(root, params)` returning a cleanup function.
 
-import { language, setLanguage, t, translate } from "./i18n.js";
+import { clearLanguageListeners, language, languageChanged, setLanguage, t, translate } from "./i18n.js";
 import { escapeHtml } from "./util.js";
 
 const ROUTES = [
@@ -15,6 +15,7 @@ const ROUTES = [
 ];
 
 let cleanup = null;
+let visits = 0;
 
 async function route() {
   const root = document.getElementById("app");
@@ -24,10 +25,18 @@ async function route() {
     if (!match) continue;
     if (cleanup) cleanup();
     cleanup = null;
+    clearLanguageListeners();
+    const visit = ++visits;
     root.innerHTML = `<p class="muted">${t("common.loading")}</p>`;
     try {
       const view = await load();
-      cleanup = (await view.show(root, match.slice(1))) || null;
+      const done = (await view.show(root, match.slice(1))) || null;
+      // A quicker later navigation won the race: this view is already gone.
+      if (visit !== visits) {
+        if (done) done();
+        return;
+      }
+      cleanup = done;
     } catch (error) {
       root.innerHTML = `<p class="error">${t("common.error")}: ${escapeHtml(error.message)}</p>`;
     }
@@ -43,7 +52,9 @@ function showLanguage() {
 document.getElementById("lang").addEventListener("click", () => {
   setLanguage(language() === "zh" ? "en" : "zh");
   showLanguage();
-  window.dispatchEvent(new Event("languagechange-hupai"));
+  languageChanged();
+  window.dispatchEvent(new Event("languagechange-hupai")); // room.js and replay.js listen for themselves
+
 });
 
 window.addEventListener("hashchange", route);

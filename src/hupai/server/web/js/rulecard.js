@@ -1,93 +1,158 @@
 // The rule card: a preset's options with their Chinese (or English) names, editable before a room is
-// created and read-only at the table.
+// created and read-only at the table. Texts come from the rule set's labels (/api/rulesets) and carry
+// data-zh/data-en, so i18n.translate() re-labels an editor in place without touching its inputs.
 
 import { escapeHtml } from "./util.js";
-import { pick } from "./i18n.js";
+import { pick, t } from "./i18n.js";
 
-function labelOf(card, key) {
-  const label = (card.labels || {})[key];
-  return label ? pick(label.zh, label.en) : key;
+// The options a table agrees on before anything else, per rule set: shown first, the rest under
+// 更多规则. Kept here in the client because only the card's layout and its one-line summary use it;
+// the server's cards stay complete and in the rule set's own order.
+const COMMON = {
+  nanjing: [
+    "base", "kong_money_zar2", "bixiahu_triggers", "bixiahu_mult", "small_hand_hard_flowers", "multi_ron",
+    "pass_win_restriction", "exposed_kong_money", "concealed_kong_money", "escape_penalty",
+  ],
+  nanning: [
+    "combine", "chicken_ron", "menqing_ron", "kong_points", "multi_ron", "pass_win_restriction", "fenghu",
+    "min_points", "moma", "maima", "fishing",
+  ],
+  enshi: ["honours", "chow", "difen", "cap", "gold_cap", "discarder_double", "rob_kong", "multi_ron", "min_points"],
+};
+
+// What the summary line says of a rule set's options: [i18n key, values] parts, empty ones left out.
+const SUMMARY = {
+  nanjing: (options) => [
+    ["card.base", { n: options.base }],
+    options.kong_money_zar2 ? ["card.zar2"] : null,
+    !(options.bixiahu_triggers || []).length ? ["card.noBixiahu"] : options.bixiahu_mult === "cumulative" ? ["card.bixiahuStacks"] : ["card.bixiahu"],
+  ],
+  nanning: (options) => [
+    [options.combine === "add" ? "card.combineAdd" : "card.combineMultiply"],
+    options.chicken_ron === "tsumo_only" ? ["card.chickenTsumo"] : null,
+    options.min_points ? ["card.minPoints", { n: options.min_points }] : null,
+    options.moma ? ["card.moma", { n: options.moma }] : null,
+    options.maima ? ["card.maima", { n: options.maima }] : null,
+    options.fishing && options.fishing !== "off" ? ["card.fishing"] : null,
+  ],
+  enshi: (options) => [
+    ["card.difen", { n: options.difen }],
+    options.cap ? ["card.cap", { n: options.cap }] : ["card.noCap"],
+    options.honours ? ["card.honours"] : null,
+  ],
+};
+
+const labelsOf = (card, key) => (card.labels || {})[key] || {};
+const valuesOf = (card, key) => labelsOf(card, key).values || {};
+
+// A label pair as an element translate() keeps current; unlabelled keys show as they are.
+function pairHtml(names, fallback) {
+  if (!names) return escapeHtml(fallback);
+  return `<span data-zh="${escapeHtml(names.zh)}" data-en="${escapeHtml(names.en)}">${escapeHtml(pick(names.zh, names.en))}</span>`;
 }
 
-function helpOf(card, key) {
-  const label = (card.labels || {})[key];
-  return label ? label.help || "" : "";
+// An <option> holds text only, so the pair sits on the option itself.
+export function optionHtml(value, names, selected = false) {
+  const pair = names ? ` data-zh="${escapeHtml(names.zh)}" data-en="${escapeHtml(names.en)}"` : "";
+  const text = names ? pick(names.zh, names.en) : value;
+  return `<option value="${escapeHtml(value)}"${pair}${selected ? " selected" : ""}>${escapeHtml(text)}</option>`;
 }
 
-function valueText(card, key, value) {
-  const values = ((card.labels || {})[key] || {}).values || {};
-  const one = (item) => (values[item] ? pick(values[item].zh, values[item].en) : String(item));
+function optionLabelHtml(card, key) {
+  const label = labelsOf(card, key);
+  return pairHtml(label.zh ? label : null, key);
+}
+
+function valueHtml(card, key, value) {
+  const values = valuesOf(card, key);
+  const one = (item) => pairHtml(values[item], String(item));
   if (Array.isArray(value)) return value.length ? value.map(one).join("、") : "—";
   if (typeof value === "boolean") return value ? "✔" : "✘";
   return one(value);
 }
 
-export function ruleCardHtml(card) {
-  const rows = Object.entries(card.options)
-    .map(([key, value]) => {
-      const changed = key in (card.changed || {}) ? " changed" : "";
-      return `<tr class="option${changed}" title="${escapeHtml(helpOf(card, key))}"><th>${escapeHtml(labelOf(card, key))}</th>` +
-        `<td>${escapeHtml(valueText(card, key, value))}</td></tr>`;
-    })
-    .join("");
-  return `<table class="rulecard"><caption>${escapeHtml(pick(card.zh, card.en))}</caption><tbody>${rows}</tbody></table>`;
+// The card's option keys, the rule set's common ones first (in that order), then the rest.
+export function splitOptions(card) {
+  const keys = Object.keys(card.options);
+  const common = (COMMON[card.ruleset] || []).filter((key) => keys.includes(key));
+  return { common, more: keys.filter((key) => !common.includes(key)) };
 }
 
-// An editable card: returns {element, changes()} where changes() is the options that differ.
-export function ruleCardEditor(card) {
-  const element = document.createElement("table");
-  element.className = "rulecard editable";
-  const body = document.createElement("tbody");
-  element.append(body);
-  const inputs = {};
-  for (const [key, value] of Object.entries(card.options)) {
-    const row = document.createElement("tr");
-    row.className = "option";
-    row.title = helpOf(card, key);
-    const head = document.createElement("th");
-    head.textContent = labelOf(card, key);
-    const cell = document.createElement("td");
-    let input;
-    const values = ((card.labels || {})[key] || {}).values || {};
-    if (typeof value === "boolean") {
-      input = document.createElement("input");
-      input.type = "checkbox";
-      input.checked = value;
-    } else if (typeof value === "number") {
-      input = document.createElement("input");
-      input.type = "number";
-      input.value = String(value);
-      input.step = "1";
-    } else if (typeof value === "string" && Object.keys(values).length) {
-      input = document.createElement("select");
-      for (const [option, names] of Object.entries(values)) {
-        const item = document.createElement("option");
-        item.value = option;
-        item.textContent = pick(names.zh, names.en);
-        input.append(item);
-      }
-      if (!(value in values)) {
-        const item = document.createElement("option");
-        item.value = value;
-        item.textContent = value;
-        input.append(item);
-      }
-      input.value = value;
-    } else {
-      input = document.createElement("input");
-      input.type = "text";
-      input.value = Array.isArray(value) ? value.join(",") : String(value);
-    }
-    input.name = key;
-    input.setAttribute("aria-label", labelOf(card, key));
-    inputs[key] = input;
-    cell.append(input);
-    row.append(head, cell);
-    body.append(row);
+// The short words for the options that matter most, in the current language (e.g. 跑20 · 砸2 · 比下胡).
+export function ruleSummary(card, options) {
+  const parts = (SUMMARY[card.ruleset] || (() => []))(options);
+  return parts.filter(Boolean).map(([key, values]) => t(key, values));
+}
+
+export function ruleCardHtml(card) {
+  const { common, more } = splitOptions(card);
+  const rows = [...common, ...more]
+    .map((key) => {
+      const changed = key in (card.changed || {}) ? " changed" : "";
+      return `<tr class="option${changed}" data-option="${escapeHtml(key)}" title="${escapeHtml(labelsOf(card, key).help || "")}">` +
+        `<th>${optionLabelHtml(card, key)}</th><td>${valueHtml(card, key, card.options[key])}</td></tr>`;
+    })
+    .join("");
+  return `<table class="rulecard"><caption>${pairHtml(card, card.preset)}</caption><tbody>${rows}</tbody></table>`;
+}
+
+// --- the editor --------------------------------------------------------------------------------
+
+// A list option whose every value has a name: a group of labelled checkboxes.
+const isChoiceList = (card, key) => Array.isArray(card.options[key]) && Object.keys(valuesOf(card, key)).length > 0;
+
+function inputHtml(card, key) {
+  const value = card.options[key];
+  const values = valuesOf(card, key);
+  const name = escapeHtml(key);
+  if (typeof value === "boolean") return `<input type="checkbox" name="${name}" ${value ? "checked" : ""}>`;
+  if (typeof value === "number") return `<input type="number" name="${name}" step="1" value="${value}">`;
+  if (isChoiceList(card, key)) {
+    const choices = [...Object.keys(values), ...value.filter((item) => !(item in values))];
+    return `<div class="choices" data-choices="${name}">${choices
+      .map((item) => `<label class="choice"><input type="checkbox" name="${name}" value="${escapeHtml(item)}" ${value.includes(item) ? "checked" : ""}> ${pairHtml(values[item], item)}</label>`)
+      .join("")}</div>`;
   }
+  if (typeof value === "string" && Object.keys(values).length) {
+    const choices = [...Object.keys(values), ...(value in values ? [] : [value])];
+    return `<select name="${name}">${choices
+      .map((item) => optionHtml(item, values[item], item === value))
+      .join("")}</select>`;
+  }
+  if (Array.isArray(value)) {
+    // Numbers without names (e.g. 豪华七对 160, 240, 320): typed, with the default as the example.
+    return `<input type="text" name="${name}" value="${escapeHtml(value.join(", "))}" inputmode="numeric">` +
+      `<small class="muted help"><span data-i18n="card.listHelp">${t("card.listHelp")}</span> ${escapeHtml(value.join(", ") || "1, 2")}</small>`;
+  }
+  return `<input type="text" name="${name}" value="${escapeHtml(value)}">`;
+}
+
+function rowsHtml(card, keys) {
+  return keys
+    .map((key) => `<tr class="option" data-option="${escapeHtml(key)}" title="${escapeHtml(labelsOf(card, key).help || "")}">` +
+      `<th>${optionLabelHtml(card, key)}</th><td>${inputHtml(card, key)}</td></tr>`)
+    .join("");
+}
+
+// An editable card: {element, changes(), options()}. `onChange` hears every edit (the summary line,
+// the calculator's fields follow the options).
+export function ruleCardEditor(card, { onChange = () => {} } = {}) {
+  const { common, more } = splitOptions(card);
+  const element = document.createElement("div");
+  element.className = "rulecard-editor";
+  element.dataset.preset = card.preset;
+  element.innerHTML = `<table class="rulecard editable"><tbody>${rowsHtml(card, common)}</tbody></table>
+    <details class="more-rules" data-role="more-rules"><summary><span data-i18n="card.more">${t("card.more")}</span> (${more.length})</summary>
+      <table class="rulecard editable"><tbody>${rowsHtml(card, more)}</tbody></table></details>`;
+  const inputsOf = (key) => [...element.querySelectorAll(`[name="${CSS.escape(key)}"]`)];
+  for (const key of Object.keys(card.options)) {
+    for (const input of inputsOf(key)) input.setAttribute("aria-label", pick(labelsOf(card, key).zh, labelsOf(card, key).en) || key);
+  }
+
   function read(key) {
-    const input = inputs[key];
     const original = card.options[key];
+    const [input] = inputsOf(key);
+    if (isChoiceList(card, key)) return inputsOf(key).filter((box) => box.checked).map((box) => box.value);
     if (typeof original === "boolean") return input.checked;
     if (typeof original === "number") return Number(input.value);
     if (Array.isArray(original)) {
@@ -96,18 +161,19 @@ export function ruleCardEditor(card) {
     }
     return input.value;
   }
+  const differs = (key) => JSON.stringify(read(key)) !== JSON.stringify(card.options[key]);
   function changes() {
-    const changed = {};
-    for (const key of Object.keys(inputs)) {
-      const value = read(key);
-      if (JSON.stringify(value) !== JSON.stringify(card.options[key])) changed[key] = value;
-    }
-    return changed;
+    return Object.fromEntries(Object.keys(card.options).filter(differs).map((key) => [key, read(key)]));
   }
-  for (const input of Object.values(inputs)) {
-    input.addEventListener("change", () => {
-      input.closest("tr").classList.toggle("changed", JSON.stringify(read(input.name)) !== JSON.stringify(card.options[input.name]));
-    });
+  function options() {
+    return { ...card.options, ...changes() };
   }
-  return { element, changes };
+  const edited = (event) => {
+    const row = event.target.closest("tr.option");
+    if (row) row.classList.toggle("changed", differs(row.dataset.option));
+    onChange();
+  };
+  element.addEventListener("input", edited);
+  element.addEventListener("change", edited);
+  return { element, changes, options };
 }
