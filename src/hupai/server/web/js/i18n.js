@@ -234,7 +234,7 @@ const WORDS = {
   "field.haidi": ["海底", "Last tiles"],
   "field.tiles_left": ["海底", "Last tiles"],
   "field.multiplier": ["比下胡倍数", "Doubled hand ×"],
-  "field.pizi": ["痞子", "痞子"],
+  "field.pizi": ["痞子", "痞子 (the tile turned up)"],
   "field.laid": ["下的痞子/赖子", "痞子/赖子 laid"],
   "field.lays_before": ["胡牌前刚下的张数", "Lays just before the win"],
   "field.code_tiles": ["摸码", "Code tiles"],
