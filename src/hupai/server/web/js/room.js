@@ -202,9 +202,9 @@ class TableClient {
     const page = html(`<section class="waiting">
       <h1>${t("room.title")} <span class="room-number" data-role="number">${this.number}</span></h1>
       <p class="muted">${t("room.share")} · ${escapeHtml(pick(room.rules.zh, room.rules.en))} · ${t("lobby.hands")} ${room.hands}</p>
-      ${inviteHtml(this.number)}
       <ul class="seats">${seats}</ul>
       <p class="actions">${actions.join(" ")}</p>
+      ${inviteHtml(this.number)}
       <details class="rules"><summary>${t("lobby.ruleCard")}</summary>${ruleCardHtml(card)}</details>
     </section>`);
     this.root.append(page);
