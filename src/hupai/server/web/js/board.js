@@ -17,9 +17,9 @@ export function meldTiles(meld) {
   return Array(meld.kind === "pung" ? 3 : 4).fill(meld.tile);
 }
 
-// The wind of a seat this hand: the dealer is 东.
-export function windOf(seat, dealer) {
-  return `seat.${(seat - dealer + 4) % 4}`;
+// The wind of a seat this hand: the dealer is 东 (`seat.n` names it, `wind.n` is its one letter).
+export function windOf(seat, dealer, { short = false } = {}) {
+  return `${short ? "wind" : "seat"}.${(seat - dealer + 4) % 4}`;
 }
 
 // The side a seat sits on, seen from `bottom`.
@@ -102,10 +102,10 @@ export function edgeHtml(info, place, { shown = null } = {}) {
 
 // A player's name plate: wind, name, score and marks (dealer, bot, 托管, offline, 报听).
 // It sits in the corner at the player's left, with the player's flowers and laid tiles.
-export function plateHtml({ seat, place, wind, name, total, marks = "", active = false, dealer = false, info }) {
+export function plateHtml({ seat, place, wind, windName = "", name, total, marks = "", active = false, dealer = false, info }) {
   return `<div class="corner corner-${place}" data-seat="${seat}">
     <div class="plate${active ? " active" : ""}${dealer ? " dealer" : ""}" data-role="plate">
-      <span class="wind">${escapeHtml(wind)}</span>
+      <span class="wind" title="${escapeHtml(windName)}">${escapeHtml(wind)}</span>
       <span class="name" title="${escapeHtml(name)}">${escapeHtml(name)}</span>
       <span class="score">${signed(total)}</span>
       <span class="marks">${marks}</span>
@@ -120,7 +120,7 @@ export function centreHtml({ view, bottom, middle = "" }) {
     .map((seat) => {
       const place = placeOf(seat, bottom);
       const lit = view.turn === seat && view.phase !== "ended";
-      return `<span class="wind-mark wind-${place}${lit ? " lit" : ""}${seat === view.dealer ? " dealer" : ""}">${t(windOf(seat, view.dealer))}</span>`;
+      return `<span class="wind-mark wind-${place}${lit ? " lit" : ""}${seat === view.dealer ? " dealer" : ""}" title="${t(windOf(seat, view.dealer))}">${t(windOf(seat, view.dealer, { short: true }))}</span>`;
     })
     .join("");
   return `<div class="centre" data-role="centre">${winds}<div class="middle">${middle}</div></div>`;
@@ -172,7 +172,7 @@ export function fitTable(table, { handTiles = 0, meldTiles = 0 } = {}) {
   const handWidth = portrait ? screenWidth - 12 : screenWidth * 0.92;
   const hand = slots ? Math.floor(Math.min(handWidth / slots, 56, height * (portrait ? 0.09 : 0.1))) : 0;
   const handHeight = hand ? hand * (4 / 3) + 34 : 0;
-  const reserve = portrait ? 44 + 48 : 0; // the tool row above the board and the counter line below
+  const reserve = portrait ? 44 + 48 + 48 : 0; // the tool row above the board, the calls' row, the counter
   const down = edges * 1.2 + 2 * rows * (4 / 3) + ROW;
   const across = 2 * 1.2 + 2 * rows * (4 / 3) + ROW;
   const size = Math.floor(Math.max(9, Math.min(width / across, (height - handHeight - reserve) / down, 42)));

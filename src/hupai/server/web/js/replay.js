@@ -36,7 +36,8 @@ export async function show(root, [number, index]) {
     const view = frame.view;
     const seats = [0, 1, 2, 3].map((seat) => ({
       plate: {
-        wind: t(windOf(seat, view.dealer)),
+        wind: t(windOf(seat, view.dealer, { short: true })),
+        windName: t(windOf(seat, view.dealer)),
         name: names[seat],
         total: view.deltas[seat],
         marks: [
@@ -51,7 +52,7 @@ export async function show(root, [number, index]) {
       fresh: false,
     }));
     const wild = view.pizi
-      ? `<div class="wild" data-role="wild">${t("table.pizi")} ${tileSvg(view.pizi)} ${t("table.laizi")} ${tileSvg(view.laizi, { extra: "wildcard" })}</div>`
+      ? `<div class="wild" data-role="wild">${t("table.piziShort")} ${tileSvg(view.pizi)} ${t("table.laiziShort")} ${tileSvg(view.laizi, { extra: "wildcard" })}</div>`
       : "";
     const middle = `<div class="wall">${t("table.wall", { n: view.live_tiles })}</div>${wild}` +
       (view.multiplier > 1 ? `<div class="banner bixiahu">${t("table.bixiahu", { n: view.multiplier })}</div>` : "");

@@ -97,7 +97,8 @@ export class TableView {
     }
     const seats = [0, 1, 2, 3].map((seat) => ({
       plate: {
-        wind: t(windOf(seat, view.dealer)),
+        wind: t(windOf(seat, view.dealer, { short: true })),
+        windName: t(windOf(seat, view.dealer)),
         name: client.seatName(seat),
         total: facts.totals[seat],
         marks: this.marks(seat, view, facts),
@@ -154,7 +155,7 @@ export class TableView {
       ? `<div class="banner bixiahu" data-role="bixiahu">${t("table.bixiahu", { n: view.multiplier })}${client.lastCauses.length ? ` · ${escapeHtml(client.lastCauses.map((cause) => client.causeName(cause)).join("、"))}` : ""}</div>`
       : "";
     const wild = view.pizi
-      ? `<div class="wild" data-role="wild">${t("table.pizi")} ${tileSvg(view.pizi)} ${t("table.laizi")} ${tileSvg(view.laizi, { extra: "wildcard" })}</div>`
+      ? `<div class="wild" data-role="wild">${t("table.piziShort")} ${tileSvg(view.pizi)} ${t("table.laiziShort")} ${tileSvg(view.laizi, { extra: "wildcard" })}</div>`
       : "";
     return `<div class="hand-no" data-role="hand-no">${t("table.hand", { n: update.hand + 1, total: facts.hands_total })}</div>
       <div class="wall" data-role="wall">${t("table.wall", { n: view.live_tiles })}</div>
