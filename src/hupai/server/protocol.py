@@ -49,10 +49,16 @@ class Hints(ClientMessage):
     on: bool
 
 
+class Continue(ClientMessage):
+    """继续: I have read the settlement; deal the next hand (once everyone at the table has)."""
+
+    type: Literal["continue"]
+
+
 class Ping(ClientMessage):
     type: Literal["ping"]
 
 
-ClientMessageType = Act | Sync | Trustee | Hints | Ping
+ClientMessageType = Act | Sync | Trustee | Hints | Continue | Ping
 Incoming = Annotated[ClientMessageType, Field(discriminator="type")]
 INCOMING: TypeAdapter[ClientMessageType] = TypeAdapter(Incoming)
