@@ -12,6 +12,19 @@ export async function show(root) {
     return null;
   }
   const cards = (await api.rulesets()).sort(byRuleSet);
+  let page = drawLobby(root, user, cards);
+  // Redraw at once in the new language while this page is shown (a redraw that waited for the
+  // server would replace a form the player has begun to fill). A lobby reached through the nickname
+  // form has no cleanup, so a listener left behind by a page no longer shown removes itself.
+  const relabel = () => {
+    if (root.contains(page)) page = drawLobby(root, user, cards);
+    else window.removeEventListener("languagechange-hupai", relabel);
+  };
+  window.addEventListener("languagechange-hupai", relabel);
+  return () => window.removeEventListener("languagechange-hupai", relabel);
+}
+
+function drawLobby(root, user, cards) {
   root.innerHTML = "";
   const page = html(`<section class="lobby">
     <p class="hello">${t("lobby.hello")}<b>${escapeHtml(user.name)}</b>
@@ -29,6 +42,7 @@ export async function show(root) {
           .join("")}</select></label>
         <label>${t("lobby.hands")} <select name="hands"><option>4</option><option selected>8</option><option>16</option></select></label>
         <label>${t("lobby.seconds")} <input name="seconds" type="number" min="5" max="120" value="15"></label>
+        <label>${t("lobby.nextHand")} <input name="next_hand" type="number" min="3" max="120" value="15"></label>
         <label>${t("lobby.botLevel")} <select name="bot">
           <option value="strong">${t("bot.strong")}</option><option value="efficiency">${t("bot.efficiency")}</option><option value="random">${t("bot.random")}</option>
         </select></label>
@@ -56,6 +70,7 @@ export async function show(root) {
         preset: create.preset.value,
         hands: Number(create.hands.value),
         decision_seconds: Number(create.seconds.value),
+        next_hand_seconds: Number(create.next_hand.value),
         bot_level: create.bot.value,
         options: editor.changes(),
       });
@@ -78,9 +93,7 @@ export async function show(root) {
     await api.logout();
     show(root);
   });
-  const relabel = () => show(root);
-  window.addEventListener("languagechange-hupai", relabel);
-  return () => window.removeEventListener("languagechange-hupai", relabel);
+  return page;
 }
 
 // Ask for a nickname; then go on to where the player was heading.

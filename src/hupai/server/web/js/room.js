@@ -11,6 +11,8 @@ import { meldTiles, seatBoxHtml, windOf } from "./board.js";
 import { parseTiles, tileName, tileOrder, tileSvg, tilesHtml } from "./tiles.js";
 import { escapeHtml, html, signed, toast } from "./util.js";
 import { hintsHtml } from "./hints.js";
+import { seatNames } from "./names.js";
+import { confirmDialog } from "./dialog.js";
 
 const RECONNECT_MS = 1000;
 
@@ -106,7 +108,14 @@ class TableClient {
         this.lastCauses = message.result.bixiahu.next_doubled ? message.result.bixiahu.causes : [];
         break;
       case "match_end":
-        this.summary = message;
+        this.summary = message; // shown once the last hand's sheet is closed (查看大结算)
+        break;
+      case "continue": // between hands: who has pressed 继续, and the countdown
+        if (this.handEnd) {
+          const { pressed, waiting, next_in_ms } = message;
+          this.handEnd = { ...this.handEnd, pressed, waiting, next_in_ms };
+          this.handEndAt = performance.now();
+        }
         break;
       case "error":
         toast(message.message, "error");
@@ -121,12 +130,12 @@ class TableClient {
 
   render() {
     if (this.closed) return;
-    if (this.summary) {
+    if (this.summary && !this.handEnd) {
       this.root.innerHTML = "";
-      this.root.append(renderSummary(this.summary, this.number));
+      this.root.append(renderSummary(this.summary, this.number, seatNames(this.summary.names, this.summary.bot_levels)));
       return;
     }
-    if (this.room.status === "dissolved") {
+    if (this.room.status === "dissolved" && !this.handEnd) {
       this.root.innerHTML = `<section class="card"><p>${t("room.closed")}</p><a href="#/">${t("summary.back")}</a></section>`;
       return;
     }
@@ -271,10 +280,35 @@ class TableClient {
       ${this.hints && update.hints ? hintsHtml(update.hints) : ""}
     </section>`);
     this.root.append(page);
-    if (this.handEnd) page.append(renderHandEnd(this.handEnd, facts.names, this.secondsToNext(), (cause) => this.causeName(cause)));
+    if (this.handEnd) page.append(this.handEndSheet(facts));
     this.wire(page, prompt);
     this.tick();
   }
+
+  // --- between hands: the hand-end sheet, 继续 and 查看大结算 ---------------------------------------
+  handEndSheet(facts) {
+    return renderHandEnd(this.handEnd, seatNames(facts.names, facts.bot_levels), {
+      secondsToNext: this.secondsToNext(),
+      causeName: (cause) => this.causeName(cause),
+      mySeat: this.update.view.seat,
+      onContinue: () => this.pressContinue(),
+      onSummary: () => {
+        this.handEnd = null;
+        this.render();
+      },
+    });
+  }
+
+  pressContinue() {
+    this.send({ type: "continue" });
+    const seat = this.update.view.seat;
+    const pressed = this.handEnd.pressed || [];
+    if (seat === null || pressed.includes(seat)) return;
+    const waiting = (this.handEnd.waiting || []).filter((other) => other !== seat);
+    this.handEnd = { ...this.handEnd, pressed: [...pressed, seat], waiting };
+    this.render();
+  }
+  // --- end of between hands ------------------------------------------------------------------------
 
   seatPanel(seat, place, view, facts) {
     const info = view.seats[seat];
@@ -389,6 +423,8 @@ class TableClient {
     const dissolve = page.querySelector('[data-role="dissolve"]');
     if (dissolve) {
       dissolve.addEventListener("click", async () => {
+        const agreeing = this.room.seats.some((place) => place.wants_dissolve);
+        if (!(await confirmDialog(t(agreeing ? "table.dissolveAgreeConfirm" : "table.dissolveConfirm")))) return;
         try {
           this.room = await api.dissolve(this.number, true);
           this.render();
