@@ -8,7 +8,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from .conftest import Watched
+from .conftest import ARTIFACTS, Watched
 from .support import create_room_with_bots, enter, play_hand_by_clicking, shoot
 
 HANDS = 4
@@ -79,6 +79,7 @@ def check_summary(page: Page, number: str) -> None:
     assert download.suggested_filename == f"hupai-{number}.png"
     path = download.path()
     assert path is not None and path.read_bytes()[:8] == PNG
+    download.save_as(ARTIFACTS / "summary-picture.png")
     summary.locator('[data-role="copy-text"]').click()
     expect(page.locator("#toast")).to_be_visible()
     page.click("#lang")  # bots are named in the reader's language

@@ -213,20 +213,30 @@ function statCells(stats) {
 
 const STAT_HEADS = ["summary.wins", "summary.selfDraws", "summary.dealIns", "summary.kongs", "summary.biggestHand"];
 
-// The summary as lines of text, for copying and for the picture.
-function summaryLines(summary, number, names) {
-  const order = playerOrder(summary);
-  const lines = [`${t("summary.title")}${summary.status === "dissolved" ? ` ${t("summary.dissolved")}` : ""}`, summaryFacts(summary, number).join(" · "), ""];
-  for (const seat of order) {
+function handLine(hand, names) {
+  const changes = hand.deltas
+    .map((delta, seat) => (delta ? `${names[seat]} ${signed(delta)}` : ""))
+    .filter(Boolean)
+    .join("，");
+  return `${t("summary.hand", { n: hand.index + 1 })}: ${handOutcome(hand, names)}${changes ? `（${changes}）` : ""}`;
+}
+
+function titleText(summary) {
+  return `${t("summary.title")}${summary.status === "dissolved" ? ` ${t("summary.dissolved")}` : ""}`;
+}
+
+// The summary as text, for copying.
+function summaryText(summary, number, names) {
+  const lines = [titleText(summary), summaryFacts(summary, number).join(" · "), ""];
+  for (const seat of playerOrder(summary)) {
     const [wins, selfDraws, dealIns, kongs, biggest] = statCells(summary.stats?.[seat]);
-    lines.push(`${rankText(summary.ranks[seat])}. ${names[seat]}  ${signed(summary.totals[seat])}  ` +
-      `${t("summary.wins")}${wins} ${t("summary.selfDraws")}${selfDraws} ${t("summary.dealIns")}${dealIns} ${t("summary.kongs")}${kongs} ${t("summary.biggestHand")}${biggest}`);
+    lines.push(`${rankText(summary.ranks[seat])}. ${names[seat]} ${signed(summary.totals[seat])}｜` +
+      `${t("summary.wins")} ${wins} · ${t("summary.selfDraws")} ${selfDraws} · ${t("summary.dealIns")} ${dealIns} · ` +
+      `${t("summary.kongs")} ${kongs} · ${t("summary.biggestHand")} ${biggest}`);
   }
   lines.push("");
-  for (const hand of summary.hands || []) {
-    lines.push(`${t("summary.hand", { n: hand.index + 1 })}: ${handOutcome(hand, names)}  (${hand.deltas.map(signed).join(" / ")})`);
-  }
-  return lines;
+  for (const hand of summary.hands || []) lines.push(handLine(hand, names));
+  return lines.join("\n");
 }
 
 function playerOrder(summary) {
@@ -235,26 +245,49 @@ function playerOrder(summary) {
   return seats.sort((a, b) => rank(a) - rank(b) || summary.totals[b] - summary.totals[a] || a - b);
 }
 
-// The picture: the summary's lines drawn on a canvas, downloaded as a PNG (no outside library).
-function savePicture(lines, number) {
+const PICTURE = { width: 760, row: 34, font: `"PingFang SC", "Noto Sans CJK SC", "Microsoft YaHei", sans-serif` };
+const COLUMNS = [24, 84, 330, 420, 480, 550, 620, 680]; // rank, player, total, then the statistics
+
+// The picture: the summary drawn on a canvas and downloaded as a PNG (no outside library).
+function savePicture(summary, number, names) {
+  const hands = summary.hands || [];
+  const height = 120 + (names.length + 1) * PICTURE.row + 50 + hands.length * 28 + 30;
   const scale = 2;
-  const width = 760;
-  const lineHeight = 30;
   const canvas = document.createElement("canvas");
-  canvas.width = width * scale;
-  canvas.height = (lines.length * lineHeight + 50) * scale;
-  const context = canvas.getContext("2d");
-  context.scale(scale, scale);
-  context.fillStyle = "#fffdf5";
-  context.fillRect(0, 0, width, canvas.height / scale);
-  context.fillStyle = "#0b3d26";
-  context.fillRect(0, 0, width, 8);
-  const font = `"PingFang SC", "Noto Sans CJK SC", "Microsoft YaHei", sans-serif`;
-  lines.forEach((line, index) => {
-    context.font = index === 0 ? `bold 24px ${font}` : `17px ${font}`;
-    context.fillStyle = index === 1 ? "#6b7280" : "#1d1d1f";
-    context.fillText(line, 24, 40 + index * lineHeight, width - 48);
-  });
+  canvas.width = PICTURE.width * scale;
+  canvas.height = height * scale;
+  const pen = canvas.getContext("2d");
+  pen.scale(scale, scale);
+  pen.fillStyle = "#fffdf5";
+  pen.fillRect(0, 0, PICTURE.width, height);
+  pen.fillStyle = "#0b3d26";
+  pen.fillRect(0, 0, PICTURE.width, 8);
+  const write = (text, x, y, { size = 17, bold = false, color = "#1d1d1f", width = 0 } = {}) => {
+    pen.font = `${bold ? "bold " : ""}${size}px ${PICTURE.font}`;
+    pen.fillStyle = color;
+    if (width) pen.fillText(String(text), x, y, width);
+    else pen.fillText(String(text), x, y);
+  };
+  write(titleText(summary), 24, 48, { size: 28, bold: true });
+  write(summaryFacts(summary, number).join(" · "), 24, 80, { color: "#6b7280" });
+  let y = 125;
+  const heads = ["summary.rank", "summary.player", "summary.total", ...STAT_HEADS].map((key) => t(key));
+  heads.forEach((head, index) => write(head, COLUMNS[index], y, { size: 15, bold: true, color: "#6b7280" }));
+  for (const seat of playerOrder(summary)) {
+    y += PICTURE.row;
+    const total = summary.totals[seat];
+    const tone = total > 0 ? "#1b5e20" : total < 0 ? "#c62828" : "#1d1d1f";
+    write(rankText(summary.ranks[seat]), COLUMNS[0] + 8, y, { size: 20, bold: true });
+    write(names[seat], COLUMNS[1], y, { bold: true, width: COLUMNS[2] - COLUMNS[1] - 12 });
+    write(signed(total), COLUMNS[2], y, { bold: true, color: tone });
+    statCells(summary.stats?.[seat]).forEach((value, index) => write(value, COLUMNS[index + 3], y));
+  }
+  y += 50;
+  write(t("summary.hands"), 24, y, { size: 17, bold: true });
+  for (const hand of hands) {
+    y += 28;
+    write(handLine(hand, names), 24, y, { size: 15, width: PICTURE.width - 48 });
+  }
   canvas.toBlob((blob) => {
     const link = document.createElement("a");
     link.href = URL.createObjectURL(blob);
@@ -317,8 +350,7 @@ export function renderSummary(summary, number, names = summary.names || []) {
       <a href="#/" class="button primary">${t("summary.back")}</a>
     </p>
   </section>`);
-  const lines = () => summaryLines(summary, number, names);
-  section.querySelector('[data-role="save-image"]').addEventListener("click", () => savePicture(lines(), number));
-  section.querySelector('[data-role="copy-text"]').addEventListener("click", () => copyText(lines().join("\n")));
+  section.querySelector('[data-role="save-image"]').addEventListener("click", () => savePicture(summary, number, names));
+  section.querySelector('[data-role="copy-text"]').addEventListener("click", () => copyText(summaryText(summary, number, names)));
   return section;
 }
