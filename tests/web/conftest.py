@@ -41,8 +41,8 @@ else:
     def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         folder = tmp_path_factory.mktemp("web")
         port = free_port()
-        # Bots answer at once; the settlement stays up long enough to be read.
-        with running_server(f"sqlite:///{folder / 'web.sqlite3'}", port, next_hand_seconds=30):
+        # Bots answer at once; between hands each room's own countdown (15 s unless set) or 继续 counts.
+        with running_server(f"sqlite:///{folder / 'web.sqlite3'}", port, next_hand_seconds=None):
             yield f"http://127.0.0.1:{port}/"
 
     @pytest.fixture(scope="session")

@@ -81,6 +81,7 @@ def test_english_and_a_phone_held_sideways(pages: Watched, base_url: str) -> Non
     assert hand_box is not None and hand_box["x"] >= 0 and hand_box["x"] + hand_box["width"] <= 845
     # The only person at the table proposes to end: everyone agrees, the session summary shows.
     page.click('[data-role="dissolve"]')
+    page.click('[data-role="confirm"] [data-answer="yes"]')  # asked first, in the page
     summary = page.locator('[data-role="summary"]')
     expect(summary).to_be_visible()
     expect(summary.locator(".ranks tbody tr")).to_have_count(4)

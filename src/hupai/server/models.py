@@ -56,6 +56,7 @@ class Room(Base):
     options: Mapped[dict[str, Any]]  # the rule card's changes to the preset
     hands: Mapped[int]  # hands in the match (4/8/16)
     decision_seconds: Mapped[int]
+    next_hand_seconds: Mapped[int] = mapped_column(default=15, server_default="15")  # the pause between hands
     bot_level: Mapped[str] = mapped_column(String(20))  # fills seats still empty at the start
     host_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
     status: Mapped[str] = mapped_column(String(12), default="waiting")  # waiting/playing/finished/dissolved

@@ -57,10 +57,16 @@ class Hints(ClientMessage):
     on: bool
 
 
+class Continue(ClientMessage):
+    """继续: I have read the settlement; deal the next hand (once everyone at the table has)."""
+
+    type: Literal["continue"]
+
+
 class Ping(ClientMessage):
     type: Literal["ping"]
 
 
-ClientMessageType = Act | Sync | Trustee | Ting | Hints | Ping
+ClientMessageType = Act | Sync | Trustee | Ting | Hints | Continue | Ping
 Incoming = Annotated[ClientMessageType, Field(discriminator="type")]
 INCOMING: TypeAdapter[ClientMessageType] = TypeAdapter(Incoming)

@@ -43,6 +43,9 @@ class RoomIn(Strict):
     options: dict[str, Any] = Field(default_factory=dict, description="house options over the preset")
     hands: Literal[4, 8, 16] = 8
     decision_seconds: int = Field(default=15, ge=5, le=120)
+    next_hand_seconds: int = Field(
+        default=15, ge=3, le=120, description="seconds between hands unless everyone presses 继续"
+    )
     bot_level: BotLevel = "strong"
 
 
@@ -102,6 +105,7 @@ class RoomOut(BaseModel):
     host_id: int
     hands: int
     decision_seconds: int
+    next_hand_seconds: int
     bot_level: str
     rules: RuleCardOut
     seats: list[SeatOut]
@@ -111,11 +115,18 @@ class HistoryEntry(BaseModel):
     number: str
     status: str
     preset: str
+    rules_zh: str  # the rule set's name, e.g. 南京麻将
+    rules_en: str
     seat: int
     total: int | None
-    rank: int | None
+    rank: int | None  # None too when a match was dissolved before any points changed
     hands_played: int
     created_at: str
+    wins: int = 0
+    self_draws: int = 0
+    deal_ins: int = 0
+    kongs: int = 0
+    biggest: int | None = None  # this player's biggest gain from one win
 
 
 class MeldIn(Strict):

@@ -24,7 +24,8 @@ class Settings:
     database_url: str
     time_bank_seconds: float = 30.0  # each player's extra time for a whole match
     bot_delay_seconds: float = 0.8  # bots and 托管 seats wait this long, so people can follow the play
-    next_hand_seconds: float = 6.0  # the settlement stays on screen before the next hand is dealt
+    # The pause between hands is each room's own setting; tests may override it for every room.
+    next_hand_seconds: float | None = None
     max_message_bytes: int = 4096
     messages_per_second: float = 20.0  # a client sending faster than this is told to slow down
     session_days: int = 30

@@ -22,6 +22,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from hupai.rules import RuleError, find_preset, load_ruleset
 from hupai.server.models import AuthSession, Move, PlayedHand, Result, Room, RoomSeat, User, utcnow
 from hupai.server.schemas import EscapeOut, HistoryEntry, RoomIn, RoomOut, RuleCardOut, SeatOut, UserOut
+from hupai.server.stats import ranks, seat_stats
 
 SEATS = 4
 OPEN_STATUSES = ("waiting", "playing")
@@ -100,6 +101,7 @@ def room_out(room: Room) -> RoomOut:
         host_id=room.host_id,
         hands=room.hands,
         decision_seconds=room.decision_seconds,
+        next_hand_seconds=room.next_hand_seconds,
         bot_level=room.bot_level,
         rules=rule_card(room.preset, room.options),
         seats=[
@@ -214,6 +216,7 @@ class Store:
                 options=dict(spec.options),
                 hands=spec.hands,
                 decision_seconds=spec.decision_seconds,
+                next_hand_seconds=spec.next_hand_seconds,
                 bot_level=spec.bot_level,
                 host_id=host_id,
                 status="waiting",
@@ -446,6 +449,7 @@ class Store:
     # --- history -------------------------------------------------------------------------------
 
     def history(self, user_id: int, *, limit: int = 50) -> list[HistoryEntry]:
+        """My games, newest first, each with my result and my statistics over its hands."""
         with self.sessions() as db:
             query = (
                 select(Room, RoomSeat.seat)
@@ -454,28 +458,34 @@ class Store:
                 .order_by(Room.id.desc())
                 .limit(limit)
             )
-            out = []
-            for room, seat in db.execute(query):
-                result = db.get(Result, (room.id, seat))
-                played = db.scalar(
-                    select(PlayedHand.hand_index)
-                    .where(PlayedHand.room_id == room.id)
-                    .order_by(PlayedHand.hand_index.desc())
-                    .limit(1)
-                )
-                out.append(
-                    HistoryEntry(
-                        number=room.number,
-                        status=room.status,
-                        preset=room.preset,
-                        seat=seat,
-                        total=None if result is None else result.total,
-                        rank=None if result is None else result.rank,
-                        hands_played=0 if played is None else played + 1,
-                        created_at=room.created_at.isoformat(timespec="seconds") + "Z",
-                    )
-                )
-            return out
+            return [self._history_entry(db, room, seat) for room, seat in db.execute(query).all()]
+
+    @staticmethod
+    def _history_entry(db: Session, room: Room, seat: int) -> HistoryEntry:
+        results = list(db.scalars(select(PlayedHand.result).where(PlayedHand.room_id == room.id)))
+        totals = {row.seat: row.total for row in db.scalars(select(Result).where(Result.room_id == room.id))}
+        rank: int | None = None
+        if len(totals) == SEATS:
+            rank = ranks([totals[place] for place in range(SEATS)], results)[seat]
+        ruleset = load_ruleset(room.preset, room.options)
+        stats = seat_stats(results, seat)
+        return HistoryEntry(
+            number=room.number,
+            status=room.status,
+            preset=room.preset,
+            rules_zh=ruleset.zh,
+            rules_en=ruleset.en,
+            seat=seat,
+            total=totals.get(seat),
+            rank=rank,
+            hands_played=len(results),
+            created_at=room.created_at.isoformat(timespec="seconds") + "Z",
+            wins=stats.wins,
+            self_draws=stats.self_draws,
+            deal_ins=stats.deal_ins,
+            kongs=stats.kongs,
+            biggest=stats.biggest,
+        )
 
     def played_hands(self, number: str) -> list[dict[str, Any]]:
         """The settlements of the finished hands of a room (public to anyone who knows the number)."""

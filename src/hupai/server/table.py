@@ -12,6 +12,9 @@ same: the seat is kept and the clock runs on.
 Bots, 托管 seats and seats locked by 报听 act by themselves after a short pause, as do seats whose
 player pressed 听 (a ready hand played on by the table). 听 is private to its seat: nothing any other
 seat or a spectator receives depends on it. It lives in memory only: a restart drops it.
+
+Between hands everyone reads the settlement: the next hand is dealt when every person still at the
+table has pressed 继续 (``continue``), or when the room's countdown runs out.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from hupai.bots import make_bot, ting_action, trustee_action
@@ -36,9 +40,10 @@ from hupai.game.record import Escape as EscapeAct
 from hupai.game.view import SeatView, events_as_dicts, events_for, full_view, view
 from hupai.rules import load_ruleset
 from hupai.server.hints import seat_hints, winning_tiles
-from hupai.server.protocol import Act, ClientMessageType, Hints, Ping, Sync, Ting, Trustee
+from hupai.server.protocol import Act, ClientMessageType, Continue, Hints, Ping, Sync, Ting, Trustee
 from hupai.server.schemas import RoomOut
 from hupai.server.settings import Settings
+from hupai.server.stats import how_won, kongs_made, ranks, seat_stats
 from hupai.server.store import Seating, Store
 from hupai.tiles import format_tiles
 
@@ -163,6 +168,9 @@ class Table:
         self.bank = [settings.time_bank_seconds] * SEATS
         self.bots: dict[int, Bot] = {}
         self.next_hand_at: float | None = None
+        self.continued: set[int] = set()  # seats that pressed 继续 since the last hand ended
+        self.last_hand_end: dict[str, Any] | None = None  # resent to whoever joins between hands
+        self.hand_results: list[dict[str, Any]] = []  # each hand's settlement as stored
         self.summary: dict[str, Any] | None = None
         self.task: asyncio.Task[None] | None = None
 
@@ -247,6 +255,7 @@ class Table:
         seed = await asyncio.to_thread(self.store.seed, self.room_id)
         hands = await asyncio.to_thread(self.store.moves, self.room_id)
         self.seating = seating
+        self.hand_results = []
         self.bots = {
             seat: make_bot(level, seed + seat) for seat, level in enumerate(seating.bots) if level is not None
         }
@@ -277,6 +286,8 @@ class Table:
         self.moves_in_hand = 0
         self.next_hand_at = None
         self.ting.clear()  # 听 is for one hand
+        self.continued = set()
+        self.last_hand_end = None
         for connection in self.connections:
             connection.sent_events = 0
         self._refresh_pending()
@@ -395,15 +406,33 @@ class Table:
         """Settle an ended hand: store it, tell everyone, and deal the next one or end the match."""
         match = self.match
         assert match is not None
-        result = match.finish_hand(state)
+        match.finish_hand(state)
+        result = self._keep_result(state, index)
         record = self._hand_record(state, index, escaped=())
-        await asyncio.to_thread(self.store.finish_hand, self.room_id, index, record, result.as_dict())
+        await asyncio.to_thread(self.store.finish_hand, self.room_id, index, record, result)
+        last = match.over or len(match.results) >= self.room.hands
         if not replaying:
-            self._broadcast(self._hand_end_message(state, result.as_dict()))
-        if match.over or len(match.results) >= self.room.hands:
+            self.next_hand_at = None if last else self.clock() + self._pause()
+            self.continued = set()
+            self.last_hand_end = self._hand_end_message(state, result, last=last)
+            self._broadcast(self._with_continue(self.last_hand_end))
+        if last:
             await self._finish_match("finished")
-        elif not replaying:
-            self.next_hand_at = self.clock() + self.settings.next_hand_seconds
+
+    def _keep_result(self, state: HandState, index: int) -> dict[str, Any]:
+        """The hand's settlement as stored and summed up in 大结算: the match's result plus the
+        kongs each seat made (an escape rewrites the last hand's result, so it replaces it)."""
+        assert self.match is not None
+        result = {**self.match.results[index].as_dict(), "kongs": kongs_made(state)}
+        del self.hand_results[index:]
+        self.hand_results.append(result)
+        return result
+
+    def _pause(self) -> float:
+        """Seconds between hands: the room's, unless the server's settings override it (tests)."""
+        if self.settings.next_hand_seconds is not None:
+            return self.settings.next_hand_seconds
+        return float(self.room.next_hand_seconds)
 
     def _hand_record(self, state: HandState, index: int, *, escaped: tuple[int, ...]) -> dict[str, Any]:
         assert self.match is not None
@@ -423,7 +452,7 @@ class Table:
         )
         return write_record(record)
 
-    def _hand_end_message(self, state: HandState, result: dict[str, Any]) -> dict[str, Any]:
+    def _hand_end_message(self, state: HandState, result: dict[str, Any], *, last: bool) -> dict[str, Any]:
         assert self.match is not None
         return {
             "type": "hand_end",
@@ -431,8 +460,48 @@ class Table:
             "result": result,
             "view": full_view(state).as_dict(),
             "totals": list(self.match.totals),
-            "next_in_ms": int(self.settings.next_hand_seconds * 1000),
+            "last": last,  # the match ends with this hand: 大结算 follows
         }
+
+    # --- between hands (继续) -----------------------------------------------------------------------
+
+    def _readers(self) -> set[int]:
+        """The people the table waits for between hands: connected, not in 托管, still in the game."""
+        present = {connection.seat for connection in self.connections if connection.seat is not None}
+        return {
+            seat
+            for seat in present
+            if seat not in self.bots and seat not in self.trustee and not self.room.seats[seat].left
+        }
+
+    def _continue_facts(self) -> dict[str, Any]:
+        due = self.next_hand_at
+        return {
+            "pressed": sorted(self.continued),
+            "waiting": sorted(self._readers() - self.continued),
+            "next_in_ms": 0 if due is None else max(int((due - self.clock()) * 1000), 0),
+        }
+
+    def _with_continue(self, message: dict[str, Any]) -> dict[str, Any]:
+        return {**message, **self._continue_facts()}
+
+    def _continue(self, connection: Connection) -> None:
+        seat = connection.seat
+        if seat is None:
+            connection.send(_error("not_seated", "spectators do not deal the next hand"))
+            return
+        if self.next_hand_at is None:
+            connection.send(_error("not_between_hands", "继续 is only for the pause after a hand"))
+            return
+        self.continued.add(seat)  # a second press changes nothing
+        self._deal_or_report()
+
+    def _deal_or_report(self) -> None:
+        """Deal once every reader has pressed 继续; otherwise tell everyone who has."""
+        if self.continued and self._readers() <= self.continued:
+            self._deal()
+        else:
+            self._broadcast({"type": "continue", **self._continue_facts()})
 
     async def _finish_match(self, status: str) -> None:
         match = self.match
@@ -442,39 +511,55 @@ class Table:
         self.room = await asyncio.to_thread(self.store.room_by_id, self.room_id)
         self.pending = {}
         self.next_hand_at = None
+        self.continued = set()
         self._broadcast(self.summary)
         self._broadcast_room()
         self.match = None
 
     def _summary(self, status: str) -> dict[str, Any]:
-        """大结算: totals and ranks, each hand's scores, the biggest win."""
+        """大结算: where and what was played, totals and ranks, each player's statistics, each hand's
+        winners and score changes, the biggest win."""
         match = self.match
         assert match is not None
         totals = list(match.totals)
-        ranks = [1 + sum(1 for other in totals if other > total) for total in totals]
-        biggest: dict[str, Any] | None = None
-        for result in match.results:
-            for seat in result.winners:
-                if biggest is None or result.deltas[seat] > biggest["amount"]:
-                    items = [item for score in result.scores for item in score[3].as_dict()["items"]]
-                    biggest = {
-                        "hand": result.index,
-                        "seat": seat,
-                        "amount": result.deltas[seat],
-                        "items": items,
-                    }
+        results = self.hand_results
+        rules = self.room.rules
         return {
             "type": "match_end",
             "status": status,
+            "room": self.room.number,
+            "rules": {
+                "preset": rules.preset,
+                "ruleset": rules.ruleset,
+                "zh": match.ruleset.zh,  # the rule set's name (南宁麻将); the preset's below
+                "en": match.ruleset.en,
+                "preset_zh": rules.zh,
+                "preset_en": rules.en,
+            },
+            "ended_at": datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z"),
             "names": list(match.seats),
+            "bot_levels": self._bot_levels(),
             "totals": totals,
-            "ranks": ranks,
-            "hands": [
-                {"index": r.index, "outcome": r.outcome, "deltas": list(r.deltas)} for r in match.results
-            ],
-            "biggest_win": biggest,
+            "ranks": ranks(totals, results),
+            "stats": [seat_stats(results, seat).as_dict() for seat in range(SEATS)],
+            "hands": [_hand_line(result) for result in results],
+            "biggest_win": self._biggest_win(),
             "escapes": [{"seat": seat, "transfers": [t.as_dict() for t in ts]} for seat, ts in match.escapes],
         }
+
+    def _biggest_win(self) -> dict[str, Any] | None:
+        assert self.match is not None
+        biggest: dict[str, Any] | None = None
+        for result in self.match.results:
+            for seat in result.winners:
+                if biggest is None or result.deltas[seat] > biggest["amount"]:
+                    items = [item for score in result.scores for item in score[3].as_dict()["items"]]
+                    amount = result.deltas[seat]
+                    biggest = {"hand": result.index, "seat": seat, "amount": amount, "items": items}
+        return biggest
+
+    def _bot_levels(self) -> list[str | None]:
+        return list(self.seating.bots) if self.seating is not None else [None] * SEATS
 
     async def _escape(self, seat: int, *, stored: bool = False) -> None:
         """逃跑: the hand in play is abandoned, the ruleset's penalty paid, and the match ends. Between
@@ -489,10 +574,9 @@ class Table:
             await asyncio.to_thread(self.store.add_move, self.room_id, index, self.moves_in_hand, escape)
             await asyncio.to_thread(self.store.mark_left, self.room_id, seat)
         match.escape(seat)
+        result = self._keep_result(state, index)
         record = self._hand_record(state, index, escaped=(seat,))
-        await asyncio.to_thread(
-            self.store.finish_hand, self.room_id, index, record, match.results[index].as_dict()
-        )
+        await asyncio.to_thread(self.store.finish_hand, self.room_id, index, record, result)
         if not stored:
             self._broadcast_update()
         await self._finish_match("finished")
@@ -506,10 +590,9 @@ class Table:
             abandon(state)
             match.finish_hand(state)
             index = len(match.results) - 1
+            result = self._keep_result(state, index)
             record = self._hand_record(state, index, escaped=())
-            await asyncio.to_thread(
-                self.store.finish_hand, self.room_id, index, record, match.results[-1].as_dict()
-            )
+            await asyncio.to_thread(self.store.finish_hand, self.room_id, index, record, result)
         await self._finish_match("dissolved")
 
     # --- messages ----------------------------------------------------------------------------------
@@ -522,10 +605,14 @@ class Table:
             connection.send({"type": "welcome", "seat": connection.seat, "user_id": connection.user_id})
             self._send_room(connection)
             self._send_update(connection)
+            if self.last_hand_end is not None and (self.next_hand_at is not None or self.summary is not None):
+                connection.send(self._with_continue(self.last_hand_end))  # the sheet being read now
             if self.summary is not None:
                 connection.send(self.summary)
         elif isinstance(message, Leave):
             self.connections.discard(message.connection)
+            if self.next_hand_at is not None:
+                self._deal_or_report()  # the others may be waiting only for whoever left
         elif isinstance(message, FromClient):
             await self._from_client(message.connection, message.message)
         elif isinstance(message, RoomChanged):
@@ -568,6 +655,8 @@ class Table:
         elif isinstance(message, Hints):
             connection.hints = message.on
             self._send_update(connection)
+        elif isinstance(message, Continue):
+            self._continue(connection)
         else:
             await self._act(connection, message)
 
@@ -755,10 +844,24 @@ class Table:
             "hands_total": self.room.hands,
             "trustee": [seat in self.trustee for seat in range(SEATS)],
             "bots": [seat in self.bots for seat in range(SEATS)],
+            "bot_levels": self._bot_levels(),
             "connected": connected,
             "bank_ms": [int(bank * 1000) for bank in self.bank],
             "waiting_on": sorted(self.pending),
         }
+
+
+def _hand_line(result: dict[str, Any]) -> dict[str, Any]:
+    """One hand in 大结算: how it ended, who won how (and on whose discard), the score changes."""
+    return {
+        "index": result["hand"],
+        "outcome": result["outcome"],
+        "deltas": result["deltas"],
+        "wins": [
+            {"seat": score["seat"], "how": how_won(score), "from": score["from"]}
+            for score in result["scores"]
+        ],
+    }
 
 
 def _compact(seen: dict[str, Any]) -> dict[str, Any]:

@@ -33,6 +33,7 @@ export async function show(root) {
         <label>${word("lobby.preset")} <select name="preset">${cards.map((card) => optionHtml(card.preset, card)).join("")}</select></label>
         <label>${word("lobby.hands")} <select name="hands">${HANDS.map((hands) => `<option value="${hands}" ${hands === 8 ? "selected" : ""}>${hands}</option>`).join("")}</select></label>
         <label>${word("lobby.seconds")} <input name="seconds" type="number" min="5" max="120" value="15"></label>
+        <label>${word("lobby.nextHand")} <input name="next_hand" type="number" min="3" max="120" value="15"></label>
         <label>${word("lobby.botLevel")} <select name="bot">${BOTS.map((level) => `<option value="${level}" data-i18n="bot.${level}">${t(`bot.${level}`)}</option>`).join("")}</select></label>
       </div>
       <details class="rules" open><summary>${word("lobby.ruleCard")}</summary><div data-role="card"></div></details>
@@ -75,6 +76,7 @@ export async function show(root) {
         preset: create.preset.value,
         hands: Number(create.hands.value),
         decision_seconds: Number(create.seconds.value),
+        next_hand_seconds: Number(create.next_hand.value),
         bot_level: create.bot.value,
         options: editor.changes(),
       });

@@ -10,6 +10,8 @@ import { renderHandEnd, renderSummary } from "./settlement.js";
 import { escapeWarning } from "./escape.js";
 import { inviteHtml, wireInvite } from "./invite.js";
 import { TableView } from "./table.js";
+import { seatNames } from "./names.js";
+import { confirmDialog } from "./dialog.js";
 import { escapeHtml, html, toast } from "./util.js";
 
 const RECONNECT_MS = 1000;
@@ -102,10 +104,18 @@ class TableClient {
       case "hand_end":
         this.handEnd = message;
         this.handEndAt = performance.now();
+        this.revealAt = this.handEndAt + REVEAL_MS;
         this.lastCauses = message.result.bixiahu.next_doubled ? message.result.bixiahu.causes : [];
         break;
       case "match_end":
-        this.summary = message;
+        this.summary = message; // shown once the last hand's sheet is closed (查看大结算)
+        break;
+      case "continue": // between hands: who has pressed 继续, and the countdown
+        if (this.handEnd) {
+          const { pressed, waiting, next_in_ms } = message;
+          this.handEnd = { ...this.handEnd, pressed, waiting, next_in_ms };
+          this.handEndAt = performance.now(); // the countdown starts again from the server's figure
+        }
         break;
       case "error":
         toast(message.message, "error");
@@ -120,12 +130,12 @@ class TableClient {
 
   render() {
     if (this.closed) return;
-    if (this.summary) {
+    if (this.summary && !this.handEnd) {
       this.root.innerHTML = "";
-      this.root.append(renderSummary(this.summary, this.number));
+      this.root.append(renderSummary(this.summary, this.number, seatNames(this.summary.names, this.summary.bot_levels)));
       return;
     }
-    if (this.room.status === "dissolved") {
+    if (this.room.status === "dissolved" && !this.handEnd) {
       this.root.innerHTML = `<section class="card"><p>${t("room.closed")}</p><a href="#/">${t("summary.back")}</a></section>`;
       return;
     }
@@ -243,16 +253,39 @@ class TableClient {
     const shown = ended ? { ...this.update, view: { ...this.handEnd.view, seat: this.update.view.seat, hand: this.update.view.hand } } : this.update;
     this.table.render(this.root, shown);
     const page = this.root.querySelector('[data-role="table"]');
-    if (this.handEnd && performance.now() - this.handEndAt >= REVEAL_MS) {
-      page.append(renderHandEnd(this.handEnd, this.update.table.names, this.secondsToNext(), (cause) => this.causeName(cause)));
-    }
+    if (this.handEnd && performance.now() >= this.revealAt) page.append(this.handEndSheet(this.update.table));
   }
 
   // A seat's name as the player reads it (bots in the player's language).
   seatName(seat) {
     const facts = this.update.table;
-    return facts.names[seat] || "";
+    return seatNames(facts.names, facts.bot_levels)[seat] || "";
   }
+
+  // --- between hands: the hand-end sheet, 继续 and 查看大结算 ---------------------------------------
+  handEndSheet(facts) {
+    return renderHandEnd(this.handEnd, seatNames(facts.names, facts.bot_levels), {
+      secondsToNext: this.secondsToNext(),
+      causeName: (cause) => this.causeName(cause),
+      mySeat: this.update.view.seat,
+      onContinue: () => this.pressContinue(),
+      onSummary: () => {
+        this.handEnd = null;
+        this.render();
+      },
+    });
+  }
+
+  pressContinue() {
+    this.send({ type: "continue" });
+    const seat = this.update.view.seat;
+    const pressed = this.handEnd.pressed || [];
+    if (seat === null || pressed.includes(seat)) return;
+    const waiting = (this.handEnd.waiting || []).filter((other) => other !== seat);
+    this.handEnd = { ...this.handEnd, pressed: [...pressed, seat], waiting };
+    this.render();
+  }
+  // --- end of between hands ------------------------------------------------------------------------
 
   // The table's tools: hints, 托管, 解散 and 逃跑.
   wireTools(page) {
@@ -270,6 +303,8 @@ class TableClient {
     const dissolve = page.querySelector('[data-role="dissolve"]');
     if (dissolve) {
       dissolve.addEventListener("click", async () => {
+        const agreeing = this.room.seats.some((place) => place.wants_dissolve);
+        if (!(await confirmDialog(t(agreeing ? "table.dissolveAgreeConfirm" : "table.dissolveConfirm")))) return;
         try {
           this.room = await api.dissolve(this.number, true);
           this.render();
@@ -304,7 +339,7 @@ class TableClient {
   // The countdowns: the decision clock and the next-hand timer; the sheet once the win was seen.
   tick() {
     if (this.table && this.update) this.table.tick();
-    if (this.handEnd && !this.root.querySelector('[data-role="hand-end"]') && performance.now() - this.handEndAt >= REVEAL_MS && !this.summary) this.render();
+    if (this.handEnd && !this.root.querySelector('[data-role="hand-end"]') && performance.now() >= this.revealAt) this.render();
     const next = this.root.querySelector('[data-role="next-in"]');
     if (next) next.textContent = t("end.next", { n: this.secondsToNext() });
   }

@@ -4,7 +4,7 @@
 import { pick, t } from "./i18n.js";
 import { meldTiles } from "./board.js";
 import { parseTiles, tileSvg, tilesHtml } from "./tiles.js";
-import { escapeHtml, html, signed } from "./util.js";
+import { escapeHtml, html, signed, toast } from "./util.js";
 
 export function itemsHtml(items) {
   return items
@@ -49,67 +49,308 @@ export function scoresHtml(result, names) {
       <h3>${t("end.winner")}: ${escapeHtml(names[score.seat])} · ${tileSvg(score.tile.replace(/^(\d)(\w)$/, "$1$2"), { extra: "small" })} · ${escapeHtml(howText(score, names))}</h3>
       <p class="reading">${escapeHtml(score.reading)}</p>
       <table class="items"><tbody>${itemsHtml(score.items)}</tbody>
-        <tfoot><tr><th>${t("end.share")}</th><td><b data-role="share">${score.share}</b></td></tr></tfoot></table>
+        <tfoot>${paidRow(score, result.transfers || [], names)}</tfoot></table>
       ${payersHtml(score.payers, names)}
     </div>`)
     .join("");
 }
 
-function openHands(view, names) {
-  if (!view || !view.hands) return "";
-  return `<div class="open-hands">${view.hands
-    .map((hand, seat) => {
-      const melds = view.seats[seat].melds
-        .map((meld) => `<span class="meld">${tilesHtml(meldTiles(meld), { extra: "small" })}</span>`)
-        .join("");
-      const flowers = view.seats[seat].flowers ? `<span class="flowers">${tilesHtml(parseTiles(view.seats[seat].flowers), { extra: "small" })}</span>` : "";
-      const tiles = parseTiles(hand).map((code) => tileSvg(code, { extra: code === view.laizi ? "small wildcard" : "small" })).join("");
-      const laid = view.seats[seat].laid ? `<span class="laid">${tilesHtml(parseTiles(view.seats[seat].laid), { extra: "small" })}</span>` : "";
-      return `<div class="open-hand" data-seat="${seat}"><b>${escapeHtml(names[seat])}</b> ${tiles} ${melds} ${flowers} ${laid}</div>`;
-    })
-    .join("")}</div>`;
+// What a win's amount means, by how it is paid: each of the three pays the share on a self-drawn
+// win; on a discard (a robbed kong, a claim) only the discarder pays, and on a liable self-draw only
+// the liable player: their whole payment is shown. Never "each" for a discard.
+function paidRow(score, transfers, names) {
+  const fed = score.from !== null && score.from !== undefined;
+  const big = transfers.filter((transfer) => transfer.to === score.seat && transfer.amount >= score.share);
+  const payers = [...new Set(big.map((transfer) => transfer.from))];
+  const payer = fed ? score.from : payers.length === 1 ? payers[0] : null;
+  if (score.payers && score.payers.length) {  // Enshi: each loser's own amount is listed below
+    return `<tr data-paid="value"><th>${t("end.handValue")}</th><td><b data-role="share">${score.share}</b></td></tr>`;
+  }
+  if (payer === null) {
+    return `<tr data-paid="each"><th>${t("end.eachPays")}</th><td><b data-role="share">${score.share}</b></td></tr>`;
+  }
+  const paid = big.filter((transfer) => transfer.from === payer).reduce((sum, transfer) => sum + transfer.amount, 0);
+  const label = fed ? t("end.discarderPays", { name: names[payer] }) : t("end.onePays", { name: names[payer] });
+  return `<tr data-paid="one"><th>${escapeHtml(label)}</th><td><b data-role="share">${paid || score.share}</b></td></tr>`;
 }
 
-// `causeName` turns a 比下胡 cause key (e.g. "draw") into words.
-export function renderHandEnd(message, names, secondsToNext, causeName = (cause) => cause) {
-  const result = message.result;
-  const deltas = result.deltas
-    .map((delta, seat) => `<tr><th>${escapeHtml(names[seat])}</th><td class="${delta > 0 ? "plus" : delta < 0 ? "minus" : ""}">${signed(delta)}</td><td>${signed(message.totals[seat])}</td></tr>`)
+// --- the hand-end sheet ------------------------------------------------------------------------------
+
+// Every hand open: concealed tiles, melds, flowers (and Enshi's laid tiles); a winner's row is
+// highlighted and the winning tile marked.
+function openHands(message, names) {
+  const view = message.view;
+  if (!view || !view.hands) return "";
+  const wins = new Map(message.result.scores.map((score) => [score.seat, score]));
+  const rows = view.hands.map((hand, seat) => {
+    const info = view.seats[seat];
+    const win = wins.get(seat);
+    const codes = parseTiles(hand);
+    const marked = win ? codes.lastIndexOf(win.tile) : -1;
+    const tile = (code, index) => {
+      const classes = ["small"];
+      if (code === view.laizi) classes.push("wildcard");
+      if (index === marked) classes.push("win-tile");
+      return tileSvg(code, { extra: classes.join(" ") });
+    };
+    let tiles = codes.map(tile).join("");
+    if (win && marked < 0) tiles += `<span class="gap"></span>${tileSvg(win.tile, { extra: "small win-tile" })}`;
+    const melds = info.melds
+      .map((meld) => `<span class="meld">${tilesHtml(meldTiles(meld), { extra: "small" })}</span>`)
+      .join("");
+    const flowers = info.flowers ? `<span class="flowers" title="${t("end.flowers")}">${tilesHtml(parseTiles(info.flowers), { extra: "small" })}</span>` : "";
+    const laid = info.laid ? `<span class="laid">${tilesHtml(parseTiles(info.laid), { extra: "small" })}</span>` : "";
+    const tags = [
+      seat === view.dealer ? `<span class="tag dealer">${t("table.dealer")}</span>` : "",
+      win ? `<span class="tag win" data-role="win-tag">${t("end.won")}</span>` : "",
+    ].join(" ");
+    return `<div class="open-hand${win ? " winner" : ""}" data-seat="${seat}">
+      <div class="who"><b>${escapeHtml(names[seat])}</b> ${tags}</div>
+      <div class="tiles"><span class="concealed">${tiles}</span>${melds}${flowers}${laid}</div>
+    </div>`;
+  });
+  return `<div class="open-hands">${rows.join("")}</div>`;
+}
+
+function deltasTable(message, names) {
+  const rows = message.result.deltas
+    .map((delta, seat) => `<tr data-seat="${seat}"><th>${escapeHtml(names[seat])}</th>` +
+      `<td class="${delta > 0 ? "plus" : delta < 0 ? "minus" : ""}">${signed(delta)}</td>` +
+      `<td class="total">${signed(message.totals[seat])}</td></tr>`)
     .join("");
+  return `<table class="deltas"><thead><tr><th>${t("summary.player")}</th><th>${t("end.change")}</th><th>${t("end.totals")}</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+// 继续 (or, after the last hand, 查看大结算), who has pressed it and the countdown.
+function continueBar(message, names, options) {
+  const pressed = message.pressed || [];
+  const waiting = message.waiting || [];
+  const mine = options.mySeat;
+  if (message.last) {
+    return `<div class="continue-bar"><button type="button" class="primary big" data-role="to-summary">${t("end.toSummary")}</button></div>`;
+  }
+  const done = mine !== null && mine !== undefined && pressed.includes(mine);
+  const button = mine === null || mine === undefined
+    ? ""
+    : `<button type="button" class="primary big" data-role="continue" ${done ? "disabled" : ""}>${t(done ? "end.continued" : "end.continue")}</button>`;
+  const readers = pressed.length + waiting.length;
+  const count = readers ? `<span data-role="continued">${t("end.continuedCount", { n: pressed.length, total: readers })}</span>` : "";
+  const still = done && waiting.length
+    ? ` · <span data-role="still-reading">${t("end.stillReading", { names: waiting.map((seat) => names[seat]).map(escapeHtml).join("、") })}</span>`
+    : "";
+  return `<div class="continue-bar">${button}
+    <p class="muted"><span data-role="next-in">${t("end.next", { n: options.secondsToNext })}</span>${count ? ` · ${count}` : ""}${still}</p>
+  </div>`;
+}
+
+const sheetScroll = { hand: -1, top: 0 }; // the sheet is redrawn on every message: keep the reader's place
+
+// options: secondsToNext, causeName (a 比下胡 cause key into words), mySeat, onContinue, onSummary.
+export function renderHandEnd(message, names, options = {}) {
+  const result = message.result;
+  const causeName = options.causeName || ((cause) => cause);
   const doubled = result.bixiahu.next_doubled
     ? `<p class="banner bixiahu">${t("end.nextDoubled")}: ${escapeHtml(result.bixiahu.causes.map(causeName).join("、"))}</p>`
     : "";
-  return html(`<div class="overlay hand-end" data-role="hand-end" role="dialog" aria-label="${t("end.title")}">
+  const payments = result.transfers.length
+    ? `<section><h3>${t("end.payments")}</h3><ul class="transfers">${transfersHtml(result.transfers, names)}</ul></section>`
+    : "";
+  const overlay = html(`<div class="overlay hand-end" data-role="hand-end" role="dialog" aria-label="${t("end.title")}">
     <div class="sheet">
       <h2>${t("end.title")} · ${t("summary.hand", { n: message.hand + 1 })}</h2>
-      ${openHands(message.view, names)}
-      ${scoresHtml(result, names)}
-      ${result.transfers.length ? `<h3>${t("end.payments")}</h3><ul class="transfers">${transfersHtml(result.transfers, names)}</ul>` : ""}
-      <table class="deltas"><thead><tr><th></th><th>${t("end.change")}</th><th>${t("end.totals")}</th></tr></thead><tbody>${deltas}</tbody></table>
+      ${openHands(message, names)}
+      <div class="sheet-columns">
+        <section class="wins">${scoresHtml(result, names)}</section>
+        <section class="money">${deltasTable(message, names)}${payments}</section>
+      </div>
       ${doubled}
-      <p class="muted" data-role="next-in">${t("end.next", { n: secondsToNext })}</p>
+      ${continueBar(message, names, options)}
     </div>
   </div>`);
+  const press = overlay.querySelector('[data-role="continue"]');
+  if (press && options.onContinue) press.addEventListener("click", () => options.onContinue());
+  const toSummary = overlay.querySelector('[data-role="to-summary"]');
+  if (toSummary && options.onSummary) toSummary.addEventListener("click", () => options.onSummary());
+  if (sheetScroll.hand !== message.hand) Object.assign(sheetScroll, { hand: message.hand, top: 0 });
+  overlay.addEventListener("scroll", () => (sheetScroll.top = overlay.scrollTop));
+  queueMicrotask(() => (overlay.scrollTop = sheetScroll.top)); // once the caller has put it in the page
+  return overlay;
 }
 
-export function renderSummary(summary, number) {
-  const names = summary.names || [];
-  const order = names.map((_, seat) => seat).sort((a, b) => summary.ranks[a] - summary.ranks[b]);
+// --- 大结算 -------------------------------------------------------------------------------------------
+
+function when(iso) {
+  if (!iso) return "";
+  const date = new Date(iso);
+  const pad = (n) => String(n).padStart(2, "0");
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+function rankText(rank) {
+  return rank === null || rank === undefined ? "—" : String(rank);
+}
+
+// "小明 自摸", "小明 点炮 ← 电脑2", "荒庄": how one hand ended.
+function handOutcome(hand, names) {
+  const wins = hand.wins || [];
+  if (!wins.length) return t(hand.outcome === "abandoned" ? "summary.abandoned" : "end.draw");
+  return wins
+    .map((win) => win.how === "self_drawn"
+      ? t("summary.wonSelfDrawn", { name: names[win.seat] })
+      : t("summary.wonOnDiscard", { name: names[win.seat], from: names[win.from] }))
+    .join("；");
+}
+
+function summaryFacts(summary, number) {
+  const rules = summary.rules ? pick(summary.rules.zh, summary.rules.en) : "";
+  return [`${t("lobby.number")} ${summary.room || number}`, rules, when(summary.ended_at)].filter(Boolean);
+}
+
+function statCells(stats) {
+  const s = stats || {};
+  return [s.wins ?? 0, s.self_draws ?? 0, s.deal_ins ?? 0, s.kongs ?? 0, s.biggest === null || s.biggest === undefined ? "—" : signed(s.biggest)];
+}
+
+const STAT_HEADS = ["summary.wins", "summary.selfDraws", "summary.dealIns", "summary.kongs", "summary.biggestHand"];
+
+function handLine(hand, names) {
+  const changes = hand.deltas
+    .map((delta, seat) => (delta ? `${names[seat]} ${signed(delta)}` : ""))
+    .filter(Boolean)
+    .join("，");
+  return `${t("summary.hand", { n: hand.index + 1 })}: ${handOutcome(hand, names)}${changes ? `（${changes}）` : ""}`;
+}
+
+function titleText(summary) {
+  return `${t("summary.title")}${summary.status === "dissolved" ? ` ${t("summary.dissolved")}` : ""}`;
+}
+
+// The summary as text, for copying.
+function summaryText(summary, number, names) {
+  const lines = [titleText(summary), summaryFacts(summary, number).join(" · "), ""];
+  for (const seat of playerOrder(summary)) {
+    const [wins, selfDraws, dealIns, kongs, biggest] = statCells(summary.stats?.[seat]);
+    lines.push(`${rankText(summary.ranks[seat])}. ${names[seat]} ${signed(summary.totals[seat])}｜` +
+      `${t("summary.wins")} ${wins} · ${t("summary.selfDraws")} ${selfDraws} · ${t("summary.dealIns")} ${dealIns} · ` +
+      `${t("summary.kongs")} ${kongs} · ${t("summary.biggestHand")} ${biggest}`);
+  }
+  lines.push("");
+  for (const hand of summary.hands || []) lines.push(handLine(hand, names));
+  return lines.join("\n");
+}
+
+function playerOrder(summary) {
+  const seats = (summary.names || []).map((_, seat) => seat);
+  const rank = (seat) => summary.ranks[seat] ?? 0;
+  return seats.sort((a, b) => rank(a) - rank(b) || summary.totals[b] - summary.totals[a] || a - b);
+}
+
+const PICTURE = { width: 760, row: 34, font: `"PingFang SC", "Noto Sans CJK SC", "Microsoft YaHei", sans-serif` };
+const COLUMNS = [24, 84, 330, 420, 480, 550, 620, 680]; // rank, player, total, then the statistics
+
+// The picture: the summary drawn on a canvas and downloaded as a PNG (no outside library).
+function savePicture(summary, number, names) {
+  const hands = summary.hands || [];
+  const height = 120 + (names.length + 1) * PICTURE.row + 50 + hands.length * 28 + 30;
+  const scale = 2;
+  const canvas = document.createElement("canvas");
+  canvas.width = PICTURE.width * scale;
+  canvas.height = height * scale;
+  const pen = canvas.getContext("2d");
+  pen.scale(scale, scale);
+  pen.fillStyle = "#fffdf5";
+  pen.fillRect(0, 0, PICTURE.width, height);
+  pen.fillStyle = "#0b3d26";
+  pen.fillRect(0, 0, PICTURE.width, 8);
+  const write = (text, x, y, { size = 17, bold = false, color = "#1d1d1f", width = 0 } = {}) => {
+    pen.font = `${bold ? "bold " : ""}${size}px ${PICTURE.font}`;
+    pen.fillStyle = color;
+    if (width) pen.fillText(String(text), x, y, width);
+    else pen.fillText(String(text), x, y);
+  };
+  write(titleText(summary), 24, 48, { size: 28, bold: true });
+  write(summaryFacts(summary, number).join(" · "), 24, 80, { color: "#6b7280" });
+  let y = 125;
+  const heads = ["summary.rank", "summary.player", "summary.total", ...STAT_HEADS].map((key) => t(key));
+  heads.forEach((head, index) => write(head, COLUMNS[index], y, { size: 15, bold: true, color: "#6b7280" }));
+  for (const seat of playerOrder(summary)) {
+    y += PICTURE.row;
+    const total = summary.totals[seat];
+    const tone = total > 0 ? "#1b5e20" : total < 0 ? "#c62828" : "#1d1d1f";
+    write(rankText(summary.ranks[seat]), COLUMNS[0] + 8, y, { size: 20, bold: true });
+    write(names[seat], COLUMNS[1], y, { bold: true, width: COLUMNS[2] - COLUMNS[1] - 12 });
+    write(signed(total), COLUMNS[2], y, { bold: true, color: tone });
+    statCells(summary.stats?.[seat]).forEach((value, index) => write(value, COLUMNS[index + 3], y));
+  }
+  y += 50;
+  write(t("summary.hands"), 24, y, { size: 17, bold: true });
+  for (const hand of hands) {
+    y += 28;
+    write(handLine(hand, names), 24, y, { size: 15, width: PICTURE.width - 48 });
+  }
+  canvas.toBlob((blob) => {
+    const link = document.createElement("a");
+    link.href = URL.createObjectURL(blob);
+    link.download = `hupai-${number}.png`;
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+  }, "image/png");
+}
+
+async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch {
+    // No clipboard API here (plain http, an old browser, no permission): select and copy instead.
+    const area = document.createElement("textarea");
+    area.value = text;
+    area.setAttribute("readonly", "");
+    area.style.position = "fixed";
+    area.style.opacity = "0";
+    document.body.append(area);
+    area.select();
+    const copied = document.execCommand("copy");
+    area.remove();
+    if (!copied) {
+      toast(t("summary.copyFailed"), "error");
+      return;
+    }
+  }
+  toast(t("summary.copied"));
+}
+
+// `names` are the seats' names as shown (bots in the reader's language).
+export function renderSummary(summary, number, names = summary.names || []) {
+  const order = playerOrder(summary);
   const rows = order
-    .map((seat) => `<tr><td>${summary.ranks[seat]}</td><th>${escapeHtml(names[seat])}</th><td class="${summary.totals[seat] >= 0 ? "plus" : "minus"}">${signed(summary.totals[seat])}</td></tr>`)
+    .map((seat) => `<tr data-seat="${seat}"><td class="rank" data-role="rank">${rankText(summary.ranks[seat])}</td><th>${escapeHtml(names[seat])}</th>` +
+      `<td class="${summary.totals[seat] > 0 ? "plus" : summary.totals[seat] < 0 ? "minus" : ""}">${signed(summary.totals[seat])}</td>` +
+      `${statCells(summary.stats?.[seat]).map((value) => `<td>${escapeHtml(value)}</td>`).join("")}</tr>`)
     .join("");
   const hands = (summary.hands || [])
-    .map((hand) => `<tr><th>${t("summary.hand", { n: hand.index + 1 })}</th>${hand.deltas.map((d) => `<td>${signed(d)}</td>`).join("")}` +
+    .map((hand) => `<tr data-hand="${hand.index}"><th>${t("summary.hand", { n: hand.index + 1 })}</th><td class="outcome">${escapeHtml(handOutcome(hand, names))}</td>` +
+      `${hand.deltas.map((d) => `<td class="${d > 0 ? "plus" : d < 0 ? "minus" : ""}">${signed(d)}</td>`).join("")}` +
       `<td><a href="#/replay/${number}/${hand.index}" data-role="replay">${t("summary.replay")}</a></td></tr>`)
     .join("");
   const biggest = summary.biggest_win
     ? `<p class="biggest">${t("summary.biggest")}: ${escapeHtml(names[summary.biggest_win.seat])} ${signed(summary.biggest_win.amount)} (${t("summary.hand", { n: summary.biggest_win.hand + 1 })}) — ${summary.biggest_win.items.map((item) => escapeHtml(pick(item.zh, item.en))).join("、")}</p>`
     : "";
-  return html(`<section class="summary" data-role="summary">
+  const section = html(`<section class="summary" data-role="summary">
     <h1>${t("summary.title")} ${summary.status === "dissolved" ? t("summary.dissolved") : ""}</h1>
-    <table class="ranks"><thead><tr><th>${t("summary.rank")}</th><th>${t("summary.player")}</th><th>${t("summary.total")}</th></tr></thead><tbody>${rows}</tbody></table>
+    <p class="muted facts" data-role="summary-facts">${summaryFacts(summary, number).map(escapeHtml).join(" · ")}</p>
+    <div class="scroll"><table class="ranks"><thead><tr><th>${t("summary.rank")}</th><th>${t("summary.player")}</th><th>${t("summary.total")}</th>${STAT_HEADS.map((key) => `<th>${t(key)}</th>`).join("")}</tr></thead><tbody>${rows}</tbody></table></div>
     ${biggest}
-    <table class="per-hand"><thead><tr><th></th>${names.map((name) => `<th>${escapeHtml(name)}</th>`).join("")}<th></th></tr></thead><tbody>${hands}</tbody></table>
-    <p><a href="#/" class="button">${t("summary.back")}</a></p>
+    <h2>${t("summary.hands")}</h2>
+    <div class="scroll"><table class="per-hand"><thead><tr><th></th><th></th>${names.map((name) => `<th>${escapeHtml(name)}</th>`).join("")}<th></th></tr></thead><tbody>${hands}</tbody></table></div>
+    <p class="summary-actions">
+      <button type="button" data-role="save-image">${t("summary.saveImage")}</button>
+      <button type="button" data-role="copy-text">${t("summary.copyText")}</button>
+      <a href="#/" class="button primary">${t("summary.back")}</a>
+    </p>
   </section>`);
+  section.querySelector('[data-role="save-image"]').addEventListener("click", () => savePicture(summary, number, names));
+  section.querySelector('[data-role="copy-text"]').addEventListener("click", () => copyText(summaryText(summary, number, names)));
+  return section;
 }

@@ -1,0 +1,132 @@
+"""Between hands and after the match, as a player meets them: a whole four-hand Nanning match with
+bots, pressing 继续 after each hand, the last hand's sheet before 大结算, the summary's statistics,
+picture and text, a match dissolved at once (asked first; nobody ranked), and 战绩."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, expect
+
+from .conftest import ARTIFACTS, Watched
+from .support import create_room_with_bots, enter, play_hand_by_clicking, shoot
+
+HANDS = 4
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def check_sheet(page: Page) -> None:
+    """Every hand open; a win on a discard is never labelled as paid by each (每家)."""
+    sheet = page.locator('[data-role="hand-end"]')
+    expect(sheet).to_be_visible()
+    expect(sheet.locator(".open-hand")).to_have_count(4)
+    changes = [int(cell.inner_text()) for cell in sheet.locator(".deltas tbody tr td:nth-child(2)").all()]
+    assert len(changes) == 4 and sum(changes) == 0
+    for score in sheet.locator('[data-role="score-sheet"]').all():
+        how = score.locator("h3").inner_text()
+        paid = score.locator("tfoot th").inner_text()
+        if "点炮" in how or "抢杠" in how:
+            assert "每家" not in paid and "放炮者付" in paid, (how, paid)
+        expect(sheet.locator(".open-hand.winner")).not_to_have_count(0)
+        expect(sheet.locator("svg.win-tile")).not_to_have_count(0)
+
+
+def play_match_pressing_continue(page: Page) -> None:
+    for hand in range(HANDS):
+        expect(page.locator('[data-role="hand-no"]')).to_have_text(f"第{hand + 1}/{HANDS}局")
+        play_hand_by_clicking(page)
+        check_sheet(page)
+        sheet = page.locator('[data-role="hand-end"]')
+        if hand == HANDS - 1:
+            break
+        expect(sheet.locator('[data-role="next-in"]')).to_contain_text("秒后自动开始下一局")
+        if hand == 0:
+            shoot(page, "hand-end")
+        sheet.locator('[data-role="continue"]').click()
+        # the only person at the table has read it: the next hand comes at once, not after 15 s
+        expect(page.locator('[data-role="hand-no"]')).to_have_text(f"第{hand + 2}/{HANDS}局", timeout=5000)
+        expect(sheet).to_have_count(0)
+    # the last hand's sheet stays until it is closed, with 查看大结算 instead of 继续
+    sheet = page.locator('[data-role="hand-end"]')
+    expect(sheet.locator('[data-role="to-summary"]')).to_be_visible()
+    expect(sheet.locator('[data-role="continue"]')).to_have_count(0)
+    page.wait_for_timeout(500)  # match_end has arrived by now; the sheet is still shown
+    expect(page.locator('[data-role="summary"]')).to_have_count(0)
+    shoot(page, "hand-end-last", sizes=("desktop",))
+    sheet.locator('[data-role="to-summary"]').click()
+
+
+def check_summary(page: Page, number: str) -> None:
+    summary = page.locator('[data-role="summary"]')
+    expect(summary).to_be_visible()
+    facts = summary.locator('[data-role="summary-facts"]').inner_text()
+    assert number in facts and "南宁麻将" in facts
+    assert re.search(r"\d{4}-\d\d-\d\d \d\d:\d\d", facts)
+    heads = summary.locator(".ranks thead th").all_inner_texts()
+    assert {"名次", "总分", "胡", "自摸", "点炮", "杠", "最大"} <= set(heads)
+    rows = summary.locator(".ranks tbody tr")
+    expect(rows).to_have_count(4)
+    totals = [int(row.locator("td").nth(1).inner_text()) for row in rows.all()]
+    ranks = [int(row.locator('[data-role="rank"]').inner_text()) for row in rows.all()]
+    assert sum(totals) == 0
+    assert ranks == [1 + sum(other > total for other in totals) for total in totals]  # ties alike
+    expect(summary.locator(".per-hand tbody tr")).to_have_count(HANDS)
+    expect(summary.locator('.per-hand [data-role="replay"]')).to_have_count(HANDS)
+    shoot(page, "summary")
+    with page.expect_download() as waiting:
+        summary.locator('[data-role="save-image"]').click()
+    download = waiting.value
+    assert download.suggested_filename == f"hupai-{number}.png"
+    path = download.path()
+    assert path is not None and path.read_bytes()[:8] == PNG
+    download.save_as(ARTIFACTS / "summary-picture.png")
+    summary.locator('[data-role="copy-text"]').click()
+    expect(page.locator("#toast")).to_be_visible()
+    page.click("#lang")  # bots are named in the reader's language
+    expect(summary.locator("h1")).to_contain_text("Session summary")
+    assert "Bot 2 · " in summary.inner_text() and "Nanning mahjong" in summary.inner_text()
+    page.click("#lang")
+    expect(summary.locator("h1")).to_contain_text("大结算")
+
+
+def dissolve_at_once(page: Page, base_url: str) -> None:
+    """申请解散 with only bots at the table is asked first; ended before any points: no ranks."""
+    page.goto(base_url)
+    create_room_with_bots(page, "nanjing")
+    page.click('[data-role="start"]')
+    expect(page.locator(".table")).to_be_visible()
+    page.click('[data-role="dissolve"]')
+    confirm = page.locator('[data-role="confirm"]')
+    expect(confirm).to_be_visible()
+    assert "确定" in confirm.inner_text() and "取消" in confirm.inner_text()
+    confirm.locator('[data-answer="no"]').click()
+    expect(confirm).to_have_count(0)
+    expect(page.locator(".table")).to_be_visible()  # nothing happened
+    page.click('[data-role="dissolve"]')
+    page.click('[data-role="confirm"] [data-answer="yes"]')
+    summary = page.locator('[data-role="summary"]')
+    expect(summary).to_be_visible()
+    assert summary.locator('[data-role="rank"]').all_inner_texts() == ["—"] * 4
+
+
+def test_a_whole_nanning_match_then_the_summary_and_history(pages: Watched, base_url: str) -> None:
+    page = pages.page("desktop")
+    enter(page, base_url, "阿南")
+    number = create_room_with_bots(page, "nanning")
+    page.click('[data-role="start"]')
+    play_match_pressing_continue(page)
+    check_summary(page, number)
+    dissolve_at_once(page, base_url)
+
+    page.click('header [data-i18n="nav.history"]')
+    history = page.locator('[data-role="history"]')
+    expect(history.locator(f'tr[data-room="{number}"] [data-role="rules"]')).to_have_text("南宁麻将")
+    expect(history.locator('[data-role="my-stats"] .stat')).to_have_count(7)
+    assert history.locator('[data-stat="history.games"] b').inner_text() == "2"
+    expect(history.locator('[data-role="rank"]').first).to_have_text("—")  # the dissolved game
+    shoot(page, "history")
+    page.click("#lang")
+    expect(page.locator('[data-role="history-title"]')).to_have_text("My games")
+    expect(history.locator(f'tr[data-room="{number}"] [data-role="rules"]')).to_have_text("Nanning mahjong")
+    page.click("#lang")
+    expect(page.locator('[data-role="history-title"]')).to_have_text("我的战绩")
