@@ -122,13 +122,22 @@ def test_the_score_calculator(page: Page, base_url: str) -> None:
 
 def test_an_enshi_hand_shows_the_pizi_and_laizi(page: Page, base_url: str) -> None:
     enter(page, base_url, "恩施人")
-    create_room_with_bots(page, "enshi")
+    number = create_room_with_bots(page, "enshi")
     page.click('[data-role="start"]')
     wild = page.locator('[data-role="wild"]')
     expect(wild).to_be_visible()  # 痞子 and 赖子 in the middle of the table
     expect(wild.locator("svg.tile")).to_have_count(2)
     assert "痞子" in wild.inner_text() and "赖子" in wild.inner_text()
+    wild_codes = [tile.get_attribute("data-tile") for tile in wild.locator("svg.tile").all()]
     page.screenshot(path=ARTIFACTS / "enshi-table.png")
     play_hand_by_clicking(page)
     expect(page.locator('[data-role="hand-end"]')).to_be_visible()
     page.screenshot(path=ARTIFACTS / "enshi-hand-end.png", full_page=True)
+    # The replay shows the same 痞子 and 赖子, and its controls are drawn, not font glyphs.
+    page.goto(f"{base_url}#/replay/{number}/0")
+    replay_wild = page.locator('[data-role="replay"] [data-role="wild"]')
+    expect(replay_wild.locator("svg.tile")).to_have_count(2)
+    assert [tile.get_attribute("data-tile") for tile in replay_wild.locator("svg.tile").all()] == wild_codes
+    controls = page.locator('[data-role="replay"] .controls')
+    expect(controls.locator("svg.icon")).to_have_count(5)
+    assert not any(glyph in controls.inner_text() for glyph in "⏮⏭◀▶")
