@@ -17,14 +17,20 @@ from hupai.game.actions import Action, DeclareReady, Discard, Pass, Win
 from hupai.game.view import SeatView
 
 
+def _win_or_pass(legal: Sequence[Action]) -> Action | None:
+    """A win when one is legal, else a pass when one is (claims, 报听)."""
+    for kind in (Win, Pass):
+        for action in legal:
+            if isinstance(action, kind):
+                return action
+    return None
+
+
 def trustee_action(view: SeatView, legal: Sequence[Action]) -> Action:
     """托管: win when legal, otherwise pass claims and discard the drawn tile."""
-    for action in legal:
-        if isinstance(action, Win):
-            return action
-    for action in legal:
-        if isinstance(action, Pass):
-            return action
+    chosen = _win_or_pass(legal)
+    if chosen is not None:
+        return chosen
     discards = [action for action in legal if isinstance(action, Discard)]
     if discards:
         drawn = next((action for action in discards if action.tile == view.drawn), None)
@@ -40,12 +46,9 @@ def ready_action(view: SeatView, legal: Sequence[Action]) -> Action:
 def ting_action(view: SeatView, legal: Sequence[Action]) -> Action | None:
     """听: win when legal, otherwise pass (claims, 报听) or discard the tile just drawn. ``None`` when
     none of these is open (no drawn tile to let go, a forced lay): the player must decide again."""
-    for action in legal:
-        if isinstance(action, Win):
-            return action
-    for action in legal:
-        if isinstance(action, Pass):
-            return action
+    chosen = _win_or_pass(legal)
+    if chosen is not None:
+        return chosen
     if view.drawn is None:
         return None
     return next(

@@ -8,7 +8,7 @@
 //   inviteLink(number)           the link itself
 
 import { t } from "./i18n.js";
-import { toast } from "./util.js";
+import { copyToClipboard, toast } from "./util.js";
 
 
 function checked(number) {
@@ -49,37 +49,12 @@ export function wireInvite(element, number) {
   on("copy-number", () => room);
 }
 
-// The clipboard API needs a secure context (https or localhost); elsewhere (a LAN address over http)
-// the old copy command still works from a click; failing both, the link is selected for the player.
+// Copy, or (when the browser lets nothing be copied) select the link for the player to copy.
 async function copy(text, field) {
-  try {
-    if (navigator.clipboard && window.isSecureContext) await navigator.clipboard.writeText(text);
-    else if (!copyBySelection(text)) throw new Error("copy refused");
+  if (await copyToClipboard(text)) {
     toast(`${t("invite.copied")}: ${text}`);
-  } catch {
-    if (copyBySelection(text)) {
-      toast(`${t("invite.copied")}: ${text}`);
-      return;
-    }
-    if (field) field.select();
-    toast(t("invite.copyFailed"), "error");
+    return;
   }
-}
-
-function copyBySelection(text) {
-  const scratch = document.createElement("textarea");
-  scratch.value = text;
-  scratch.setAttribute("readonly", "");
-  scratch.style.position = "fixed";
-  scratch.style.opacity = "0";
-  document.body.append(scratch);
-  scratch.select();
-  let done = false;
-  try {
-    done = document.execCommand("copy");
-  } catch {
-    done = false;
-  }
-  scratch.remove();
-  return done;
+  if (field) field.select();
+  toast(t("invite.copyFailed"), "error");
 }

@@ -4,7 +4,7 @@
 import { pick, t } from "./i18n.js";
 import { meldTiles } from "./board.js";
 import { parseTiles, tileSvg, tilesHtml } from "./tiles.js";
-import { escapeHtml, html, signed, toast } from "./util.js";
+import { copyToClipboard, escapeHtml, html, signed, toast } from "./util.js";
 
 export function itemsHtml(items) {
   return items
@@ -300,25 +300,8 @@ function savePicture(summary, number, names) {
 }
 
 async function copyText(text) {
-  try {
-    await navigator.clipboard.writeText(text);
-  } catch {
-    // No clipboard API here (plain http, an old browser, no permission): select and copy instead.
-    const area = document.createElement("textarea");
-    area.value = text;
-    area.setAttribute("readonly", "");
-    area.style.position = "fixed";
-    area.style.opacity = "0";
-    document.body.append(area);
-    area.select();
-    const copied = document.execCommand("copy");
-    area.remove();
-    if (!copied) {
-      toast(t("summary.copyFailed"), "error");
-      return;
-    }
-  }
-  toast(t("summary.copied"));
+  if (await copyToClipboard(text)) toast(t("summary.copied"));
+  else toast(t("summary.copyFailed"), "error");
 }
 
 // `names` are the seats' names as shown (bots in the reader's language).

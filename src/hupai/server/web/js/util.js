@@ -34,3 +34,32 @@ export function byRuleSet(a, b) {
   };
   return rank(a) - rank(b) || a.preset.localeCompare(b.preset);
 }
+
+// Copy text for the player. The clipboard API needs a secure context (https or localhost); elsewhere
+// (a LAN address over http, an old browser, no permission) the old copy command still works from a
+// click. Resolves to whether it worked.
+export async function copyToClipboard(text) {
+  try {
+    if (navigator.clipboard && window.isSecureContext) {
+      await navigator.clipboard.writeText(text);
+      return true;
+    }
+  } catch {
+    // fall through to the copy command
+  }
+  const scratch = document.createElement("textarea");
+  scratch.value = text;
+  scratch.setAttribute("readonly", "");
+  scratch.style.position = "fixed";
+  scratch.style.opacity = "0";
+  document.body.append(scratch);
+  scratch.select();
+  let done = false;
+  try {
+    done = document.execCommand("copy");
+  } catch {
+    done = false;
+  }
+  scratch.remove();
+  return done;
+}
