@@ -566,8 +566,12 @@ def _check_frame(
         data = json.loads(text)
     except ValueError:
         return None, _error("bad_json", "a message is one JSON object")
+    except RecursionError:  # [[[…]]] deeper than the parser goes: refused like any bad JSON
+        return None, _error("bad_json", "a message is one JSON object, not nested this deeply")
     try:
         return INCOMING.validate_python(data), None
+    except RecursionError:
+        return None, _error("bad_message", "a message is not nested this deeply")
     except ValidationError as error:
         first = error.errors()[0]
         where = ".".join(str(part) for part in first["loc"]) or "message"
