@@ -22,6 +22,7 @@ from typing import Annotated, Any
 
 import segno
 from fastapi import Depends, FastAPI, Query, Request, Response, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
@@ -31,6 +32,7 @@ from hupai import __version__
 from hupai.calculator import WinSpec, error_details, score_win
 from hupai.rules import presets
 from hupai.rules.labels import option_labels
+from hupai.server.bounds import BodyGuard, validation_details
 from hupai.server.database import connect, migrate
 from hupai.server.protocol import INCOMING, ClientMessageType
 from hupai.server.replays import replay_frames
@@ -136,6 +138,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             {"error": {"code": error.code, "message": error.message}}, status_code=error.status
         )
 
+    @app.exception_handler(RequestValidationError)
+    async def invalid_body(_request: Request, error: RequestValidationError) -> JSONResponse:
+        # Where and what, never the input itself: a 42 MB field is not sent back.
+        return JSONResponse({"detail": validation_details(error.errors())}, status_code=422)
+
+    app.add_middleware(BodyGuard, limit=settings.max_body_bytes)
     _routes(app, settings)
     app.mount("/static", StaticFiles(directory=WEB), name="static")
     return app

@@ -26,6 +26,7 @@ class Settings:
     bot_delay_seconds: float = 0.8  # bots and 托管 seats wait this long, so people can follow the play
     next_hand_seconds: float = 6.0  # the settlement stays on screen before the next hand is dealt
     max_message_bytes: int = 4096
+    max_body_bytes: int = 65536  # an HTTP request body over this is refused (413) before it is read
     messages_per_second: float = 20.0  # a client sending faster than this is told to slow down
     session_days: int = 30
     secure_cookies: bool = False  # cookies only over HTTPS
