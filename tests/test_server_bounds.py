@@ -142,3 +142,15 @@ def test_a_body_wrong_everywhere_lists_only_the_first_errors(client: TestClient)
 def test_a_malformed_content_length_is_refused(client: TestClient) -> None:
     response = client.post("/api/guest", content=b'{"name": "a"}', headers={**JSON, "Content-Length": "1e9"})
     assert response.status_code == 413
+
+
+def test_the_rule_cards_give_each_whole_number_option_its_range(client: TestClient) -> None:
+    cards = {card["preset"]: card for card in client.get("/api/rulesets").json()}
+    nanjing = cards["nanjing"]["labels"]
+    assert (nanjing["escape_penalty"]["min"], nanjing["escape_penalty"]["max"]) == (0, 10_000)
+    for card in cards.values():
+        for name, value in card["options"].items():
+            whole = isinstance(value, int) and not isinstance(value, bool)
+            assert ("min" in card["labels"][name]) is whole or isinstance(value, list), name
+            if whole:
+                assert card["labels"][name]["min"] <= value <= card["labels"][name]["max"], name

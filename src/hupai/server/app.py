@@ -30,7 +30,8 @@ from starlette.concurrency import run_in_threadpool
 
 from hupai import __version__
 from hupai.calculator import WinSpec, error_details, score_win
-from hupai.rules import presets
+from hupai.rules import load_ruleset, presets
+from hupai.rules.base import option_range
 from hupai.rules.labels import option_labels
 from hupai.server.bounds import BodyGuard, validation_details
 from hupai.server.database import connect, migrate
@@ -238,7 +239,7 @@ def _routes(app: FastAPI, settings: Settings) -> None:  # noqa: PLR0915 - one pl
         """Every preset's rule card: the options in force, their values, and their names in 中文 and
         English (``labels``: option -> zh, en, help, and names of the values where they are words)."""
         cards = [rule_card(name, {}) for name in presets()]
-        return [card.model_copy(update={"labels": option_labels(card.ruleset)}) for card in cards]
+        return [card.model_copy(update={"labels": _labels_with_ranges(card)}) for card in cards]
 
     @app.post("/api/score", response_model=None)
     async def score(body: ScoreIn) -> dict[str, Any] | JSONResponse:
@@ -456,6 +457,19 @@ def _routes(app: FastAPI, settings: Settings) -> None:  # noqa: PLR0915 - one pl
             connection.close()
             with contextlib.suppress(Exception):
                 await writer
+
+
+def _labels_with_ranges(card: RuleCardOut) -> dict[str, Any]:
+    """The rule set's option labels, with ``min`` and ``max`` for every whole-number option (or list
+    of them), so a client's number inputs refuse what the server would."""
+    labels: dict[str, Any] = option_labels(card.ruleset)
+    options_class = load_ruleset(card.preset).options_class
+    for name, value in card.options.items():
+        values = value if isinstance(value, list) else [value]
+        if values and all(isinstance(item, int) and not isinstance(item, bool) for item in values):
+            low, high = option_range(options_class, name)
+            labels.setdefault(name, {}).update({"min": low, "max": high})
+    return labels
 
 
 async def _after_table(done: asyncio.Future[None], store: Store, number: str) -> RoomOut:
