@@ -6,8 +6,14 @@ from importlib import resources
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.orm import Session, sessionmaker
+
+# An execution option a writing session sets on its connection (see ``Store._writing``): on SQLite
+# its transaction then begins with BEGIN IMMEDIATE, taking the write lock before it reads, so two
+# writers never both read the same seats and overwrite each other. PostgreSQL needs nothing more
+# than its row locks (SELECT … FOR UPDATE) and the unique indexes.
+WRITE_LOCK = "hupai_write_lock"
 
 
 def alembic_config(url: str) -> Config:
@@ -35,11 +41,19 @@ def _engine(url: str) -> Engine:
 
     @event.listens_for(engine, "connect")
     def _pragmas(connection, _record):  # type: ignore[no-untyped-def]
+        # The driver would start transactions only at the first write, so a read-then-write ran its
+        # read outside any transaction (lost updates): SQLAlchemy's BEGIN below is the only one.
+        connection.isolation_level = None
         cursor = connection.cursor()
         if ":memory:" not in url:
             cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(connection: Connection) -> None:
+        immediate = connection.get_execution_options().get(WRITE_LOCK, False)
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
     return engine
