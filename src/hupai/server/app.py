@@ -352,6 +352,8 @@ def _routes(app: FastAPI, settings: Settings) -> None:  # noqa: PLR0915 - one pl
             out = await run_in_threadpool(store.stand, number, user.id)
             await changed(tables, store, number)
             return out
+        if current.status == "closed":
+            raise Conflict(f"the room was closed: {current.closed_reason}")
         if current.status != "playing":
             raise Conflict("the game is over")
         seat = next((s.seat for s in current.seats if s.user_id == user.id and not s.left), None)

@@ -104,6 +104,7 @@ def room_out(room: Room) -> RoomOut:
         hands=room.hands,
         decision_seconds=room.decision_seconds,
         bot_level=room.bot_level,
+        closed_reason=room.closed_reason,
         rules=rule_card(room.preset, room.options),
         seats=[
             SeatOut(
@@ -358,12 +359,25 @@ class Store:
         """A vote to end a started game; it ends when every player still at the table agrees."""
         with self._writing() as db:
             room = self._room(db, number, lock=True)
+            if room.status == "closed":
+                raise Conflict(f"the room was closed: {room.closed_reason}; there is nothing to dissolve")
             if room.status != "playing":
                 raise Conflict("only a game in play is dissolved by vote")
             self._seat_of(room, user_id).wants_dissolve = agree
             players = [place for place in room.seats if place.user_id is not None and not place.left]
             unanimous = all(place.wants_dissolve for place in players)
             return room_out(room), unanimous
+
+    def close_room(self, room_id: int, reason: str) -> None:
+        """Close a room whose table cannot go on (status ``closed``, with the reason); a room that
+        already ended keeps its end."""
+        with self._writing() as db:
+            room = db.get(Room, room_id, with_for_update=True)
+            if room is None or room.status not in OPEN_STATUSES:
+                return
+            room.status = "closed"
+            room.closed_reason = reason[:200]
+            room.finished_at = utcnow()
 
     def mark_left(self, room_id: int, seat: int) -> None:
         with self._writing() as db:
