@@ -37,7 +37,7 @@ def until_closed(socket: WebSocketTestSession, *, play: bool = False) -> Message
         message: Message = socket.receive_json()
         if message["type"] == "room" and message["room"]["status"] == "closed":
             return message
-        prompt = message.get("prompt")
+        prompt: Message = message.get("prompt") or {}
         owed = play and message["type"] == "update" and prompt and not prompt["automatic"]
         if owed and prompt["seq"] not in answered:
             answered.add(prompt["seq"])
