@@ -13,8 +13,10 @@ import gc
 import io
 import json
 import logging
+import math
 import re
 import time
+from collections import Counter
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -35,7 +37,7 @@ from hupai.rules.base import option_range
 from hupai.rules.labels import option_labels
 from hupai.server.bounds import BodyGuard, validation_details
 from hupai.server.database import connect, migrate
-from hupai.server.protocol import INCOMING, ClientMessageType
+from hupai.server.protocol import INCOMING, ClientMessageType, Sync
 from hupai.server.replays import replay_frames
 from hupai.server.schemas import (
     BotIn,
@@ -73,7 +75,10 @@ COOKIE = "hupai_session"
 CLOSE_UNAUTHORIZED = 4401
 CLOSE_NOT_FOUND = 4404
 CLOSE_POLICY = 1008
+LOG_IN_FIRST = "log in first (a guest name is enough)"
+CLOSE_TOO_MANY = 4429  # too many table sockets open for this user or address
 AFTER_TABLE_SECONDS = 10.0
+SYNC_TOO_SOON = "sync too soon; this one was dropped"
 FLOOD_LIMIT = 200  # refused messages in a row before a flooding client is cut off
 MAX_INVITE_HOST = 100  # characters of host[:port] in an invitation link (bounds the QR code's size)
 HOST_PATTERN = re.compile(r"(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?")
@@ -114,6 +119,25 @@ class Tables:
         self.tables.clear()
 
 
+class SocketCounts:
+    """The table sockets open in this process, per user and per address, for their limits."""
+
+    def __init__(self) -> None:
+        self.open: Counter[tuple[str, object]] = Counter()
+
+    def take(self, key: tuple[str, object], limit: int) -> bool:
+        """Count one more socket for ``key``, unless ``limit`` are open already."""
+        if self.open[key] >= limit:
+            return False
+        self.open[key] += 1
+        return True
+
+    def give_back(self, key: tuple[str, object]) -> None:
+        self.open[key] -= 1
+        if self.open[key] <= 0:
+            del self.open[key]
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
 
@@ -132,6 +156,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(title="hupai 胡牌", version=__version__, lifespan=lifespan)
     app.state.settings = settings
+    app.state.sockets = SocketCounts()
 
     @app.exception_handler(StoreError)
     async def store_error(_request: Request, error: StoreError) -> JSONResponse:
@@ -434,19 +459,35 @@ def _routes(app: FastAPI, settings: Settings) -> None:  # noqa: PLR0915 - one pl
         since: Annotated[int, Query(ge=0)] = 0,
         token: str | None = None,
     ) -> None:
+        await socket.accept()
+        sockets: SocketCounts = socket.app.state.sockets
+        address = ("address", socket.client.host if socket.client is not None else "")
+        if not await _within_limit(socket, sockets, address, settings.max_sockets_per_address):
+            return
+        try:
+            store: Store = socket.app.state.store
+            user = await run_in_threadpool(store.user_for_token, token or socket.cookies.get(COOKIE))
+            if user is None:
+                await _refuse(socket, CLOSE_UNAUTHORIZED, "unauthorized", LOG_IN_FIRST)
+                return
+            person = ("user", user.id)
+            if not await _within_limit(socket, sockets, person, settings.max_sockets_per_user):
+                return
+            try:
+                await play(socket, number, Connection(user.id, hand=hand, since=since))
+            finally:
+                sockets.give_back(person)
+        finally:
+            sockets.give_back(address)
+
+    async def play(socket: WebSocket, number: str, connection: Connection) -> None:
         store: Store = socket.app.state.store
         tables: Tables = socket.app.state.tables
-        await socket.accept()
-        user = await run_in_threadpool(store.user_for_token, token or socket.cookies.get(COOKIE))
-        if user is None:
-            await _refuse(socket, CLOSE_UNAUTHORIZED, "unauthorized", "log in first (a guest name is enough)")
-            return
         try:
             room_id = await run_in_threadpool(store.room_id, number)
         except NotFound as error:
             await _refuse(socket, CLOSE_NOT_FOUND, "not_found", error.message)
             return
-        connection = Connection(user.id, hand=hand, since=since)
         table = tables.get(room_id)
         table.post(Join(connection))
         writer = asyncio.create_task(_pump(socket, connection))
@@ -472,6 +513,17 @@ def _labels_with_ranges(card: RuleCardOut) -> dict[str, Any]:
             low, high = option_range(options_class, name)
             labels.setdefault(name, {}).update({"min": low, "max": high})
     return labels
+
+
+async def _within_limit(
+    socket: WebSocket, sockets: SocketCounts, key: tuple[str, object], limit: int
+) -> bool:
+    """Count this socket for ``key`` (a player or an address), or refuse it when ``limit`` are open."""
+    if sockets.take(key, limit):
+        return True
+    message = f"at most {limit} table connections per {'player' if key[0] == 'user' else 'address'} at once"
+    await _refuse(socket, CLOSE_TOO_MANY, "too_many_sockets", message)
+    return False
 
 
 async def _after_table(done: asyncio.Future[None], store: Store, number: str) -> RoomOut:
@@ -552,6 +604,7 @@ async def _read(
 ) -> None:
     """Check every incoming message at the edge; only valid ones reach the table."""
     bucket = _Bucket(settings.messages_per_second)
+    last_sync = -math.inf
     refused = 0
     while not connection.closed:
         try:
@@ -564,6 +617,17 @@ async def _read(
         if text is None:
             text = (frame.get("bytes") or b"").decode("utf-8", errors="replace")
         message, problem = _check_frame(text, settings, bucket)
+        if isinstance(message, Sync):
+            # A sync answers with the whole hand so far: a few bytes in, kilobytes out. One per
+            # interval bounds what one connection can make the server send.
+            now = time.monotonic()
+            if now - last_sync < settings.sync_interval_seconds:
+                message, problem = (
+                    None,
+                    _error("slow_down", f"{SYNC_TOO_SOON}: one every {settings.sync_interval_seconds:g} s"),
+                )
+            else:
+                last_sync = now
         if problem is not None:
             refused += 1
             connection.send(problem)
