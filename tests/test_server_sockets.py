@@ -88,3 +88,18 @@ def test_a_sync_is_answered_once_per_interval(url: str) -> None:
         assert [error["code"] for error in errors] == ["slow_down"]
         assert "sync too soon" in errors[0]["message"]
         assert "one every 60 s" in errors[0]["message"]
+
+
+def test_reconnecting_in_a_loop_is_bounded(url: str) -> None:
+    with server(url, connects_per_minute=3) as client:
+        host = guest(client, "房主")
+        number = new_room(client, host)
+        for _ in range(3):
+            with connect(client, number, host) as socket:
+                welcomed(socket)
+        with connect(client, number, host) as extra:
+            message, code = refused(extra)
+        assert (message["code"], code) == ("too_many_sockets", 4429)
+        assert "at most 3 table connections a minute per player" in message["message"]
+        with connect(client, number, guest(client, "别人")) as theirs:
+            welcomed(theirs)

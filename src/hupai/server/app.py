@@ -16,7 +16,7 @@ import logging
 import math
 import re
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -76,6 +76,7 @@ CLOSE_UNAUTHORIZED = 4401
 CLOSE_NOT_FOUND = 4404
 CLOSE_POLICY = 1008
 LOG_IN_FIRST = "log in first (a guest name is enough)"
+MAX_TRACKED_PLAYERS = 10_000
 CLOSE_TOO_MANY = 4429  # too many table sockets open for this user or address
 AFTER_TABLE_SECONDS = 10.0
 SYNC_TOO_SOON = "sync too soon; this one was dropped"
@@ -124,6 +125,21 @@ class SocketCounts:
 
     def __init__(self) -> None:
         self.open: Counter[tuple[str, object]] = Counter()
+        self.opened: dict[int, deque[float]] = {}  # per user: when their last sockets opened
+
+    def recently_opened(self, user_id: int, limit: int) -> bool:
+        """Note a socket opened by ``user_id`` now, unless ``limit`` opened in the last minute: each
+        connection starts with the whole hand so far, so reconnecting in a loop is bounded too."""
+        now = time.monotonic()
+        if len(self.opened) > MAX_TRACKED_PLAYERS:  # forget players with no socket opened lately
+            self.opened = {user: seen for user, seen in self.opened.items() if seen and seen[-1] > now - 60}
+        times = self.opened.setdefault(user_id, deque())
+        while times and times[0] <= now - 60:
+            times.popleft()
+        if len(times) >= limit:
+            return True
+        times.append(now)
+        return False
 
     def take(self, key: tuple[str, object], limit: int) -> bool:
         """Count one more socket for ``key``, unless ``limit`` are open already."""
@@ -469,6 +485,10 @@ def _routes(app: FastAPI, settings: Settings) -> None:  # noqa: PLR0915 - one pl
             user = await run_in_threadpool(store.user_for_token, token or socket.cookies.get(COOKIE))
             if user is None:
                 await _refuse(socket, CLOSE_UNAUTHORIZED, "unauthorized", LOG_IN_FIRST)
+                return
+            if sockets.recently_opened(user.id, settings.connects_per_minute):
+                message = f"at most {settings.connects_per_minute} table connections a minute per player"
+                await _refuse(socket, CLOSE_TOO_MANY, "too_many_sockets", message)
                 return
             person = ("user", user.id)
             if not await _within_limit(socket, sockets, person, settings.max_sockets_per_user):

@@ -30,6 +30,7 @@ class Settings:
     messages_per_second: float = 20.0  # a client sending faster than this is told to slow down
     sync_interval_seconds: float = 2.0  # at most one `sync` per connection in this time
     max_sockets_per_user: int = 8  # table sockets one player may hold open at once (4429 beyond)
+    connects_per_minute: int = 30  # table sockets one player may open a minute (4429 beyond)
     max_sockets_per_address: int = 64  # table sockets from one network address at once (4429 beyond)
     session_days: int = 30
     secure_cookies: bool = False  # cookies only over HTTPS
