@@ -41,9 +41,6 @@ def _engine(url: str) -> Engine:
 
     @event.listens_for(engine, "connect")
     def _pragmas(connection, _record):  # type: ignore[no-untyped-def]
-        # The driver would start transactions only at the first write, so a read-then-write ran its
-        # read outside any transaction (lost updates): SQLAlchemy's BEGIN below is the only one.
-        connection.isolation_level = None
         cursor = connection.cursor()
         if ":memory:" not in url:
             cursor.execute("PRAGMA journal_mode=WAL")
@@ -53,7 +50,10 @@ def _engine(url: str) -> Engine:
 
     @event.listens_for(engine, "begin")
     def _begin(connection: Connection) -> None:
-        immediate = connection.get_execution_options().get(WRITE_LOCK, False)
-        connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+        # The driver opens a transaction only at the first write, so a writer's reads ran outside any
+        # transaction and two writers could both read a seat as free. A writing session begins with
+        # the write lock instead; the driver then leaves that transaction alone.
+        if connection.get_execution_options().get(WRITE_LOCK, False):
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
 
     return engine
