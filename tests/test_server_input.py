@@ -67,6 +67,8 @@ def reply_to(socket: WebSocketTestSession, raw: str | bytes) -> Message:
         ('{"type": "sync", "since": -4}', "bad_message"),
         ("x" * 5000, "too_large"),
         (b"\xff\xfe\x00", "bad_json"),
+        ("[" * 1500 + "]" * 1500, "bad_json"),  # nested past the parser's recursion limit
+        ('{"type": "sync", "hand": ' + "[" * 1300 + "]" * 1300 + "}", "bad_json"),
     ],
 )
 def test_malformed_messages_get_an_error_and_change_nothing(

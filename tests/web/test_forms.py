@@ -109,6 +109,9 @@ def test_the_rule_card_shows_labels_not_raw_values(pages: Watched, base_url: str
         assert create.locator('[data-choices="bixiahu_triggers"] input:checked').count() == 5
         create.locator('[data-role="more-rules"] summary').click()
         expect(create.locator('[data-choices="yajue_source"] input[type="checkbox"]')).to_have_count(3)
+        penalty = create.locator('input[type="number"][name="escape_penalty"]')  # the server's bounds
+        expect(penalty).to_have_attribute("min", "0")
+        expect(penalty).to_have_attribute("max", "10000")
         text = page_text(page)
         assert not [raw for raw in RAW_VALUES if raw in text], "a raw option value is shown"
         # The create button is in reach on the screen while the card is read.

@@ -13,8 +13,10 @@ import gc
 import io
 import json
 import logging
+import math
 import re
 import time
+from collections import Counter, deque
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -22,6 +24,7 @@ from typing import Annotated, Any
 
 import segno
 from fastapi import Depends, FastAPI, Query, Request, Response, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
@@ -29,10 +32,12 @@ from starlette.concurrency import run_in_threadpool
 
 from hupai import __version__
 from hupai.calculator import WinSpec, error_details, score_win
-from hupai.rules import presets
+from hupai.rules import load_ruleset, presets
+from hupai.rules.base import option_range
 from hupai.rules.labels import option_labels
+from hupai.server.bounds import BodyGuard, validation_details
 from hupai.server.database import connect, migrate
-from hupai.server.protocol import INCOMING, ClientMessageType
+from hupai.server.protocol import INCOMING, ClientMessageType, Sync
 from hupai.server.replays import replay_frames
 from hupai.server.schemas import (
     BotIn,
@@ -70,7 +75,11 @@ COOKIE = "hupai_session"
 CLOSE_UNAUTHORIZED = 4401
 CLOSE_NOT_FOUND = 4404
 CLOSE_POLICY = 1008
+LOG_IN_FIRST = "log in first (a guest name is enough)"
+MAX_TRACKED_PLAYERS = 10_000
+CLOSE_TOO_MANY = 4429  # too many table sockets open for this user or address
 AFTER_TABLE_SECONDS = 10.0
+SYNC_TOO_SOON = "sync too soon; this one was dropped"
 FLOOD_LIMIT = 200  # refused messages in a row before a flooding client is cut off
 MAX_INVITE_HOST = 100  # characters of host[:port] in an invitation link (bounds the QR code's size)
 HOST_PATTERN = re.compile(r"(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?")
@@ -111,6 +120,40 @@ class Tables:
         self.tables.clear()
 
 
+class SocketCounts:
+    """The table sockets open in this process, per user and per address, for their limits."""
+
+    def __init__(self) -> None:
+        self.open: Counter[tuple[str, object]] = Counter()
+        self.opened: dict[int, deque[float]] = {}  # per user: when their last sockets opened
+
+    def recently_opened(self, user_id: int, limit: int) -> bool:
+        """Note a socket opened by ``user_id`` now, unless ``limit`` opened in the last minute: each
+        connection starts with the whole hand so far, so reconnecting in a loop is bounded too."""
+        now = time.monotonic()
+        if len(self.opened) > MAX_TRACKED_PLAYERS:  # forget players with no socket opened lately
+            self.opened = {user: seen for user, seen in self.opened.items() if seen and seen[-1] > now - 60}
+        times = self.opened.setdefault(user_id, deque())
+        while times and times[0] <= now - 60:
+            times.popleft()
+        if len(times) >= limit:
+            return True
+        times.append(now)
+        return False
+
+    def take(self, key: tuple[str, object], limit: int) -> bool:
+        """Count one more socket for ``key``, unless ``limit`` are open already."""
+        if self.open[key] >= limit:
+            return False
+        self.open[key] += 1
+        return True
+
+    def give_back(self, key: tuple[str, object]) -> None:
+        self.open[key] -= 1
+        if self.open[key] <= 0:
+            del self.open[key]
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
 
@@ -129,6 +172,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(title="hupai 胡牌", version=__version__, lifespan=lifespan)
     app.state.settings = settings
+    app.state.sockets = SocketCounts()
 
     @app.exception_handler(StoreError)
     async def store_error(_request: Request, error: StoreError) -> JSONResponse:
@@ -136,6 +180,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             {"error": {"code": error.code, "message": error.message}}, status_code=error.status
         )
 
+    @app.exception_handler(RequestValidationError)
+    async def invalid_body(_request: Request, error: RequestValidationError) -> JSONResponse:
+        # Where and what, never the input itself: a 42 MB field is not sent back.
+        return JSONResponse({"detail": validation_details(error.errors())}, status_code=422)
+
+    app.add_middleware(BodyGuard, limit=settings.max_body_bytes)
     _routes(app, settings)
     app.mount("/static", StaticFiles(directory=WEB), name="static")
     return app
@@ -230,7 +280,7 @@ def _routes(app: FastAPI, settings: Settings) -> None:  # noqa: PLR0915 - one pl
         """Every preset's rule card: the options in force, their values, and their names in 中文 and
         English (``labels``: option -> zh, en, help, and names of the values where they are words)."""
         cards = [rule_card(name, {}) for name in presets()]
-        return [card.model_copy(update={"labels": option_labels(card.ruleset)}) for card in cards]
+        return [card.model_copy(update={"labels": _labels_with_ranges(card)}) for card in cards]
 
     @app.post("/api/score", response_model=None)
     async def score(body: ScoreIn) -> dict[str, Any] | JSONResponse:
@@ -343,6 +393,8 @@ def _routes(app: FastAPI, settings: Settings) -> None:  # noqa: PLR0915 - one pl
             out = await run_in_threadpool(store.stand, number, user.id)
             await changed(tables, store, number)
             return out
+        if current.status == "closed":
+            raise Conflict(f"the room was closed: {current.closed_reason}")
         if current.status != "playing":
             raise Conflict("the game is over")
         seat = next((s.seat for s in current.seats if s.user_id == user.id and not s.left), None)
@@ -423,19 +475,39 @@ def _routes(app: FastAPI, settings: Settings) -> None:  # noqa: PLR0915 - one pl
         since: Annotated[int, Query(ge=0)] = 0,
         token: str | None = None,
     ) -> None:
+        await socket.accept()
+        sockets: SocketCounts = socket.app.state.sockets
+        address = ("address", socket.client.host if socket.client is not None else "")
+        if not await _within_limit(socket, sockets, address, settings.max_sockets_per_address):
+            return
+        try:
+            store: Store = socket.app.state.store
+            user = await run_in_threadpool(store.user_for_token, token or socket.cookies.get(COOKIE))
+            if user is None:
+                await _refuse(socket, CLOSE_UNAUTHORIZED, "unauthorized", LOG_IN_FIRST)
+                return
+            if sockets.recently_opened(user.id, settings.connects_per_minute):
+                message = f"at most {settings.connects_per_minute} table connections a minute per player"
+                await _refuse(socket, CLOSE_TOO_MANY, "too_many_sockets", message)
+                return
+            person = ("user", user.id)
+            if not await _within_limit(socket, sockets, person, settings.max_sockets_per_user):
+                return
+            try:
+                await play(socket, number, Connection(user.id, hand=hand, since=since))
+            finally:
+                sockets.give_back(person)
+        finally:
+            sockets.give_back(address)
+
+    async def play(socket: WebSocket, number: str, connection: Connection) -> None:
         store: Store = socket.app.state.store
         tables: Tables = socket.app.state.tables
-        await socket.accept()
-        user = await run_in_threadpool(store.user_for_token, token or socket.cookies.get(COOKIE))
-        if user is None:
-            await _refuse(socket, CLOSE_UNAUTHORIZED, "unauthorized", "log in first (a guest name is enough)")
-            return
         try:
             room_id = await run_in_threadpool(store.room_id, number)
         except NotFound as error:
             await _refuse(socket, CLOSE_NOT_FOUND, "not_found", error.message)
             return
-        connection = Connection(user.id, hand=hand, since=since)
         table = tables.get(room_id)
         table.post(Join(connection))
         writer = asyncio.create_task(_pump(socket, connection))
@@ -448,6 +520,30 @@ def _routes(app: FastAPI, settings: Settings) -> None:  # noqa: PLR0915 - one pl
             connection.close()
             with contextlib.suppress(Exception):
                 await writer
+
+
+def _labels_with_ranges(card: RuleCardOut) -> dict[str, Any]:
+    """The rule set's option labels, with ``min`` and ``max`` for every whole-number option (or list
+    of them), so a client's number inputs refuse what the server would."""
+    labels: dict[str, Any] = option_labels(card.ruleset)
+    options_class = load_ruleset(card.preset).options_class
+    for name, value in card.options.items():
+        values = value if isinstance(value, list) else [value]
+        if values and all(isinstance(item, int) and not isinstance(item, bool) for item in values):
+            low, high = option_range(options_class, name)
+            labels.setdefault(name, {}).update({"min": low, "max": high})
+    return labels
+
+
+async def _within_limit(
+    socket: WebSocket, sockets: SocketCounts, key: tuple[str, object], limit: int
+) -> bool:
+    """Count this socket for ``key`` (a player or an address), or refuse it when ``limit`` are open."""
+    if sockets.take(key, limit):
+        return True
+    message = f"at most {limit} table connections per {'player' if key[0] == 'user' else 'address'} at once"
+    await _refuse(socket, CLOSE_TOO_MANY, "too_many_sockets", message)
+    return False
 
 
 async def _after_table(done: asyncio.Future[None], store: Store, number: str) -> RoomOut:
@@ -528,6 +624,7 @@ async def _read(
 ) -> None:
     """Check every incoming message at the edge; only valid ones reach the table."""
     bucket = _Bucket(settings.messages_per_second)
+    last_sync = -math.inf
     refused = 0
     while not connection.closed:
         try:
@@ -540,6 +637,17 @@ async def _read(
         if text is None:
             text = (frame.get("bytes") or b"").decode("utf-8", errors="replace")
         message, problem = _check_frame(text, settings, bucket)
+        if isinstance(message, Sync):
+            # A sync answers with the whole hand so far: a few bytes in, kilobytes out. One per
+            # interval bounds what one connection can make the server send.
+            now = time.monotonic()
+            if now - last_sync < settings.sync_interval_seconds:
+                message, problem = (
+                    None,
+                    _error("slow_down", f"{SYNC_TOO_SOON}: one every {settings.sync_interval_seconds:g} s"),
+                )
+            else:
+                last_sync = now
         if problem is not None:
             refused += 1
             connection.send(problem)
@@ -566,8 +674,12 @@ def _check_frame(
         data = json.loads(text)
     except ValueError:
         return None, _error("bad_json", "a message is one JSON object")
+    except RecursionError:  # [[[…]]] deeper than the parser goes: refused like any bad JSON
+        return None, _error("bad_json", "a message is one JSON object, not nested this deeply")
     try:
         return INCOMING.validate_python(data), None
+    except RecursionError:
+        return None, _error("bad_message", "a message is not nested this deeply")
     except ValidationError as error:
         first = error.errors()[0]
         where = ".".join(str(part) for part in first["loc"]) or "message"

@@ -6,8 +6,14 @@ from importlib import resources
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.orm import Session, sessionmaker
+
+# An execution option a writing session sets on its connection (see ``Store._writing``): on SQLite
+# its transaction then begins with BEGIN IMMEDIATE, taking the write lock before it reads, so two
+# writers never both read the same seats and overwrite each other. PostgreSQL needs nothing more
+# than its row locks (SELECT … FOR UPDATE) and the unique indexes.
+WRITE_LOCK = "hupai_write_lock"
 
 
 def alembic_config(url: str) -> Config:
@@ -41,5 +47,13 @@ def _engine(url: str) -> Engine:
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(connection: Connection) -> None:
+        # The driver opens a transaction only at the first write, so a writer's reads ran outside any
+        # transaction and two writers could both read a seat as free. A writing session begins with
+        # the write lock instead; the driver then leaves that transaction alone.
+        if connection.get_execution_options().get(WRITE_LOCK, False):
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
 
     return engine

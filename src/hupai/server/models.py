@@ -59,7 +59,9 @@ class Room(Base):
     next_hand_seconds: Mapped[int] = mapped_column(default=15, server_default="15")  # the pause between hands
     bot_level: Mapped[str] = mapped_column(String(20))  # fills seats still empty at the start
     host_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
-    status: Mapped[str] = mapped_column(String(12), default="waiting")  # waiting/playing/finished/dissolved
+    # waiting/playing/finished/dissolved, or closed: a table that could not go on (closed_reason says why)
+    status: Mapped[str] = mapped_column(String(12), default="waiting")
+    closed_reason: Mapped[str | None] = mapped_column(String(200))
     seed: Mapped[int] = mapped_column(BigInteger)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     finished_at: Mapped[datetime | None]
@@ -69,6 +71,10 @@ class Room(Base):
 
 class RoomSeat(Base):
     __tablename__ = "room_seats"
+    # A person holds at most one seat of a room, whatever two requests race for (NULLs — empty seats
+    # and bots — are distinct, so they never clash). A seat is one row (room_id, seat), so two people
+    # can never both hold it either.
+    __table_args__ = (Index("uq_room_seats_room_user", "room_id", "user_id", unique=True),)
 
     room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True)
     seat: Mapped[int] = mapped_column(primary_key=True)

@@ -109,6 +109,7 @@ class RoomOut(BaseModel):
     bot_level: str
     rules: RuleCardOut
     seats: list[SeatOut]
+    closed_reason: str | None = None  # why a room in play was closed (status "closed")
 
 
 class HistoryEntry(BaseModel):

@@ -27,7 +27,12 @@ class Settings:
     # The pause between hands is each room's own setting; tests may override it for every room.
     next_hand_seconds: float | None = None
     max_message_bytes: int = 4096
+    max_body_bytes: int = 65536  # an HTTP request body over this is refused (413) before it is read
     messages_per_second: float = 20.0  # a client sending faster than this is told to slow down
+    sync_interval_seconds: float = 2.0  # at most one `sync` per connection in this time
+    max_sockets_per_user: int = 8  # table sockets one player may hold open at once (4429 beyond)
+    connects_per_minute: int = 30  # table sockets one player may open a minute (4429 beyond)
+    max_sockets_per_address: int = 64  # table sockets from one network address at once (4429 beyond)
     session_days: int = 30
     secure_cookies: bool = False  # cookies only over HTTPS
 

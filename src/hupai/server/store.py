@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from datetime import timedelta
 from typing import Any
@@ -17,9 +18,11 @@ from typing import Any
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import delete, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from hupai.rules import RuleError, find_preset, load_ruleset
+from hupai.server.database import WRITE_LOCK
 from hupai.server.models import AuthSession, Move, PlayedHand, Result, Room, RoomSeat, User, utcnow
 from hupai.server.schemas import EscapeOut, HistoryEntry, RoomIn, RoomOut, RuleCardOut, SeatOut, UserOut
 from hupai.server.stats import ranks, seat_stats
@@ -103,6 +106,7 @@ def room_out(room: Room) -> RoomOut:
         decision_seconds=room.decision_seconds,
         next_hand_seconds=room.next_hand_seconds,
         bot_level=room.bot_level,
+        closed_reason=room.closed_reason,
         rules=rule_card(room.preset, room.options),
         seats=[
             SeatOut(
@@ -193,6 +197,19 @@ class Store:
 
     # --- rooms ---------------------------------------------------------------------------------
 
+    @contextmanager
+    def _writing(self) -> Iterator[Session]:
+        """One writing transaction that holds the database's write lock from its first read (SQLite:
+        BEGIN IMMEDIATE; PostgreSQL: the row locks each method takes), so concurrent changes to a room
+        happen one after the other. A write the unique indexes refuse (one person in two seats of a
+        room) is a lost race: 409."""
+        try:
+            with self.sessions.begin() as db:
+                db.connection(execution_options={WRITE_LOCK: True})
+                yield db
+        except IntegrityError:
+            raise Conflict("someone else changed the room at the same moment; try again") from None
+
     def _room(self, db: Session, number: str, *, lock: bool = False) -> Room:
         query = select(Room).where(Room.number == number).order_by(Room.id.desc()).limit(1)
         if lock:
@@ -208,7 +225,7 @@ class Store:
             load_ruleset(preset.name, spec.options)
         except RuleError as error:
             raise StoreError(str(error)) from None
-        with self.sessions.begin() as db:
+        with self._writing() as db:
             number = self._free_number(db)
             room = Room(
                 number=number,
@@ -262,7 +279,7 @@ class Store:
         return room
 
     def sit(self, number: str, user_id: int, seat: int | None = None) -> RoomOut:
-        with self.sessions.begin() as db:
+        with self._writing() as db:
             room = self._waiting(db, number)
             if any(place.user_id == user_id for place in room.seats):
                 return room_out(room)
@@ -277,7 +294,7 @@ class Store:
 
     def stand(self, number: str, user_id: int) -> RoomOut:
         """Leave a room before its game starts (the host's leaving closes it)."""
-        with self.sessions.begin() as db:
+        with self._writing() as db:
             room = self._waiting(db, number)
             if room.host_id == user_id:
                 room.status = "dissolved"
@@ -290,7 +307,7 @@ class Store:
             return room_out(room)
 
     def add_bots(self, number: str, user_id: int, seat: int | None, level: str) -> RoomOut:
-        with self.sessions.begin() as db:
+        with self._writing() as db:
             room = self._waiting(db, number)
             self._require_host(room, user_id)
             free = [place for place in room.seats if place.user_id is None and place.bot_level is None]
@@ -305,7 +322,7 @@ class Store:
 
     def remove(self, number: str, user_id: int, seat: int) -> RoomOut:
         """The host removes a player or a bot before the start."""
-        with self.sessions.begin() as db:
+        with self._writing() as db:
             room = self._waiting(db, number)
             self._require_host(room, user_id)
             place = room.seats[seat]
@@ -317,14 +334,14 @@ class Store:
             return room_out(room)
 
     def set_ready(self, number: str, user_id: int, ready: bool) -> RoomOut:
-        with self.sessions.begin() as db:
+        with self._writing() as db:
             room = self._waiting(db, number)
             self._seat_of(room, user_id).ready = ready
             return room_out(room)
 
     def start(self, number: str, user_id: int) -> RoomOut:
         """The host starts: empty seats get the room's bot level; every player must be ready."""
-        with self.sessions.begin() as db:
+        with self._writing() as db:
             room = self._waiting(db, number)
             self._require_host(room, user_id)
             waiting = [
@@ -343,8 +360,10 @@ class Store:
 
     def vote_dissolve(self, number: str, user_id: int, agree: bool) -> tuple[RoomOut, bool]:
         """A vote to end a started game; it ends when every player still at the table agrees."""
-        with self.sessions.begin() as db:
+        with self._writing() as db:
             room = self._room(db, number, lock=True)
+            if room.status == "closed":
+                raise Conflict(f"the room was closed: {room.closed_reason}; there is nothing to dissolve")
             if room.status != "playing":
                 raise Conflict("only a game in play is dissolved by vote")
             self._seat_of(room, user_id).wants_dissolve = agree
@@ -352,8 +371,19 @@ class Store:
             unanimous = all(place.wants_dissolve for place in players)
             return room_out(room), unanimous
 
+    def close_room(self, room_id: int, reason: str) -> None:
+        """Close a room whose table cannot go on (status ``closed``, with the reason); a room that
+        already ended keeps its end."""
+        with self._writing() as db:
+            room = db.get(Room, room_id, with_for_update=True)
+            if room is None or room.status not in OPEN_STATUSES:
+                return
+            room.status = "closed"
+            room.closed_reason = reason[:200]
+            room.finished_at = utcnow()
+
     def mark_left(self, room_id: int, seat: int) -> None:
-        with self.sessions.begin() as db:
+        with self._writing() as db:
             place = db.get(RoomSeat, (room_id, seat))
             if place is not None:
                 place.left = True
@@ -402,7 +432,7 @@ class Store:
     # --- play ------------------------------------------------------------------------------------
 
     def add_move(self, room_id: int, hand_index: int, number: int, action: dict[str, Any]) -> None:
-        with self.sessions.begin() as db:
+        with self._writing() as db:
             db.add(Move(room_id=room_id, hand_index=hand_index, number=number, action=action))
 
     def moves(self, room_id: int) -> list[list[dict[str, Any]]]:
@@ -421,11 +451,11 @@ class Store:
     def finish_hand(
         self, room_id: int, hand_index: int, record: dict[str, Any], result: dict[str, Any]
     ) -> None:
-        with self.sessions.begin() as db:
+        with self._writing() as db:
             db.merge(PlayedHand(room_id=room_id, hand_index=hand_index, record=record, result=result))
 
     def finish_match(self, room_id: int, status: str, totals: Sequence[int]) -> None:
-        with self.sessions.begin() as db:
+        with self._writing() as db:
             room = db.get(Room, room_id)
             if room is None:
                 raise NotFound(f"no room #{room_id}")

@@ -24,7 +24,7 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -50,6 +50,11 @@ from hupai.tiles import format_tiles
 log = logging.getLogger("hupai.table")
 SEATS = 4
 OUTBOX_LIMIT = 500  # a client this far behind is cut off rather than slowing the table
+# Why a room was closed (its closed_reason): what went wrong, and that the hands played are kept.
+REBUILD_FAILED = (
+    "the server could not go on with this game (its table could not be rebuilt); the hands played are kept"
+)
+ENDING_FAILED = "the server could not end this game normally; the hands played are kept"
 
 
 class Connection:
@@ -245,7 +250,32 @@ class Table:
                 await self.resume()
             self._broadcast_update()
         except Exception:
-            log.exception("table %s: could not rebuild; retrying on the next message", self.room_id)
+            # Retrying would fail the same way and leave the room in play for ever: close it instead.
+            log.exception("table %s: could not rebuild; closing the room", self.room_id)
+            await self._close(REBUILD_FAILED)
+
+    async def _ending(self, work: Awaitable[None]) -> None:
+        """Ending the match on request (逃跑, 解散). If that fails, the room is closed with the reason
+        rather than left in play with nobody able to end it."""
+        try:
+            await work
+        except Exception:
+            log.exception("table %s: could not end the match; closing the room", self.room_id)
+            await self._close(ENDING_FAILED)
+
+    async def _close(self, reason: str) -> None:
+        """Close the room (status ``closed``, ``closed_reason``) and tell everyone at the table."""
+        try:
+            await asyncio.to_thread(self.store.close_room, self.room_id, reason)
+            self.room = await asyncio.to_thread(self.store.room_by_id, self.room_id)
+        except Exception:
+            log.exception("table %s: could not close the room", self.room_id)
+            return
+        self.match = None
+        self.state = None
+        self.pending = {}
+        self.next_hand_at = None
+        self._broadcast_room()
 
     # --- building the match ------------------------------------------------------------------------
 
@@ -618,9 +648,9 @@ class Table:
         elif isinstance(message, RoomChanged):
             await self._room_changed()
         elif isinstance(message, Escape):
-            await self._escape(message.seat)
+            await self._ending(self._escape(message.seat))
         elif isinstance(message, Dissolve):
-            await self._dissolve()
+            await self._ending(self._dissolve())
 
     def _seat(self, connection: Connection) -> None:
         connection.seat = next(

@@ -135,8 +135,10 @@ class TableClient {
       this.root.append(renderSummary(this.summary, this.number, seatNames(this.summary.names, this.summary.bot_levels)));
       return;
     }
-    if (this.room.status === "dissolved" && !this.handEnd) {
-      this.root.innerHTML = `<section class="card"><p>${t("room.closed")}</p><a href="#/">${t("summary.back")}</a></section>`;
+    if ((this.room.status === "dissolved" || this.room.status === "closed") && !this.handEnd) {
+      // A room the server had to close says why (closed_reason, in English from the server).
+      const reason = this.room.closed_reason ? `<p class="muted">${escapeHtml(this.room.closed_reason)}</p>` : "";
+      this.root.innerHTML = `<section class="card"><p>${t("room.closed")}</p>${reason}<a href="#/">${t("summary.back")}</a></section>`;
       return;
     }
     if (this.room.status === "waiting" || !this.update) {

@@ -101,12 +101,18 @@ export function ruleCardHtml(card) {
 // A list option whose every value has a name: a group of labelled checkboxes.
 const isChoiceList = (card, key) => Array.isArray(card.options[key]) && Object.keys(valuesOf(card, key)).length > 0;
 
+// The server's bounds for a whole-number option (labels' min/max), so the browser refuses the same.
+function rangeAttributes(card, key) {
+  const { min, max } = labelsOf(card, key);
+  return (Number.isInteger(min) ? ` min="${min}"` : "") + (Number.isInteger(max) ? ` max="${max}"` : "");
+}
+
 function inputHtml(card, key) {
   const value = card.options[key];
   const values = valuesOf(card, key);
   const name = escapeHtml(key);
   if (typeof value === "boolean") return `<input type="checkbox" name="${name}" ${value ? "checked" : ""}>`;
-  if (typeof value === "number") return `<input type="number" name="${name}" step="1" value="${value}">`;
+  if (typeof value === "number") return `<input type="number" name="${name}" step="1"${rangeAttributes(card, key)} value="${value}">`;
   if (isChoiceList(card, key)) {
     const choices = [...Object.keys(values), ...value.filter((item) => !(item in values))];
     return `<div class="choices" data-choices="${name}">${choices
