@@ -48,6 +48,14 @@ def test_every_error_code_is_documented() -> None:
     assert not missing, f"error codes missing from docs/protocol.md: {missing}"
 
 
+def test_every_http_error_code_is_documented() -> None:
+    codes = set(re.findall(r'^    code = "([a-z_]+)"', server_source(), re.MULTILINE))
+    codes |= set(re.findall(r'error_body\(\s*"([a-z_]+)"', server_source()))
+    assert {"conflict", "forbidden_origin", "unsupported_media_type"} <= codes
+    missing = sorted(code for code in codes if f"`{code}`" not in DOC)
+    assert not missing, f"HTTP error codes missing from docs/protocol.md: {missing}"
+
+
 @pytest.mark.parametrize(("value", "secure"), [("1", True), ("true", True), ("", False), ("0", False)])
 def test_secure_cookies_from_the_environment(
     monkeypatch: pytest.MonkeyPatch, value: str, secure: bool, tmp_path: Path

@@ -32,6 +32,7 @@ from hupai.calculator import WinSpec, error_details, score_win
 from hupai.rules import presets
 from hupai.rules.labels import option_labels
 from hupai.server.database import connect, migrate
+from hupai.server.guards import RequestGuard, foreign_origin, is_https, log_config
 from hupai.server.protocol import INCOMING, ClientMessageType
 from hupai.server.replays import replay_frames
 from hupai.server.schemas import (
@@ -39,6 +40,7 @@ from hupai.server.schemas import (
     GuestIn,
     HistoryEntry,
     LoginIn,
+    LogoutIn,
     ReadyIn,
     RegisterIn,
     RoomIn,
@@ -68,6 +70,7 @@ log = logging.getLogger("hupai.server")
 WEB = Path(__file__).parent / "web"
 COOKIE = "hupai_session"
 CLOSE_UNAUTHORIZED = 4401
+CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 CLOSE_POLICY = 1008
 AFTER_TABLE_SECONDS = 10.0
@@ -137,6 +140,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
 
     _routes(app, settings)
+    app.add_middleware(RequestGuard, settings=settings)
     app.mount("/static", StaticFiles(directory=WEB), name="static")
     return app
 
@@ -156,6 +160,7 @@ def serve(settings: Settings, *, host: str = "127.0.0.1", port: int = 8000, log_
         host=host,
         port=port,
         log_level=log_level,
+        log_config=log_config(),  # session tokens in websocket queries are blanked
         ws_max_size=65536,  # far above any valid message; the edge refuses what is over the limit
         # No per-message compression: updates are a kilobyte or two, and deflating every one of them
         # cost a fifth of the server's time under load (bench/server_load.py).
@@ -200,14 +205,17 @@ TablesDep = Annotated[Tables, Depends(_tables)]
 UserDep = Annotated[UserOut, Depends(_user)]
 
 
-def _login_response(response: Response, settings: Settings, user: UserOut, token: str) -> dict[str, Any]:
+def _login_response(
+    request: Request, response: Response, settings: Settings, user: UserOut, token: str
+) -> dict[str, Any]:
     response.set_cookie(
         COOKIE,
         token,
         max_age=settings.session_days * 86400,
         httponly=True,
         samesite="lax",
-        secure=settings.secure_cookies,
+        # Secure whenever the player came over HTTPS, so the cookie never leaks to plain HTTP later.
+        secure=settings.secure_cookies or is_https(request.scope, settings),
     )
     return {"user": user.model_dump(), "token": token}
 
@@ -247,9 +255,9 @@ def _routes(app: FastAPI, settings: Settings) -> None:  # noqa: PLR0915 - one pl
     # accounts
 
     @app.post("/api/guest")
-    async def guest(body: GuestIn, response: Response, store: StoreDep) -> dict[str, Any]:
+    async def guest(body: GuestIn, request: Request, response: Response, store: StoreDep) -> dict[str, Any]:
         user, token = await run_in_threadpool(store.create_guest, body.name)
-        return _login_response(response, settings, user, token)
+        return _login_response(request, response, settings, user, token)
 
     @app.post("/api/register")
     async def register(
@@ -260,18 +268,21 @@ def _routes(app: FastAPI, settings: Settings) -> None:  # noqa: PLR0915 - one pl
         user, token = await run_in_threadpool(
             lambda: store.register(body.name, body.password, guest_id=guest_id)
         )
-        return _login_response(response, settings, user, token)
+        return _login_response(request, response, settings, user, token)
 
     @app.post("/api/login")
-    async def login(body: LoginIn, response: Response, store: StoreDep) -> dict[str, Any]:
+    async def login(body: LoginIn, request: Request, response: Response, store: StoreDep) -> dict[str, Any]:
         user, token = await run_in_threadpool(store.login, body.name, body.password)
-        return _login_response(response, settings, user, token)
+        return _login_response(request, response, settings, user, token)
 
     @app.post("/api/logout")
-    async def logout(request: Request, response: Response, store: StoreDep) -> dict[str, bool]:
+    async def logout(
+        request: Request, response: Response, store: StoreDep, body: LogoutIn | None = None
+    ) -> dict[str, bool]:
         token = _token(request)
+        everywhere = body is not None and body.everywhere
         if token:
-            await run_in_threadpool(store.logout, token)
+            await run_in_threadpool(lambda: store.logout(token, everywhere=everywhere))
         response.delete_cookie(COOKIE)
         return {"ok": True}
 
@@ -426,6 +437,11 @@ def _routes(app: FastAPI, settings: Settings) -> None:  # noqa: PLR0915 - one pl
         store: Store = socket.app.state.store
         tables: Tables = socket.app.state.tables
         await socket.accept()
+        origin = foreign_origin(socket.scope, settings)
+        if origin is not None:  # a page on another site must not play with its visitor's cookie
+            message = f"connections from {origin} are refused"
+            await _refuse(socket, CLOSE_FORBIDDEN, "forbidden_origin", message)
+            return
         user = await run_in_threadpool(store.user_for_token, token or socket.cookies.get(COOKIE))
         if user is None:
             await _refuse(socket, CLOSE_UNAUTHORIZED, "unauthorized", "log in first (a guest name is enough)")

@@ -28,6 +28,10 @@ class LoginIn(Strict):
     password: str = Field(max_length=200)
 
 
+class LogoutIn(Strict):
+    everywhere: bool = Field(default=False, description="end every session of this user, not only this one")
+
+
 class UserOut(BaseModel):
     id: int
     name: str

@@ -161,6 +161,8 @@ class Store:
             user.login = name.casefold()
             user.password_hash = _hasher.hash(password)
             db.flush()
+            # The guest's old tokens die with the guest: whoever copied one must not own the account.
+            db.execute(delete(AuthSession).where(AuthSession.user_id == user.id))
             return user_out(user), self._new_session(db, user)
 
     def login(self, name: str, password: str) -> tuple[UserOut, str]:
@@ -176,9 +178,16 @@ class Store:
                 user.password_hash = _hasher.hash(password)
             return user_out(user), self._new_session(db, user)
 
-    def logout(self, token: str) -> None:
+    def logout(self, token: str, *, everywhere: bool = False) -> None:
+        """End this session, or (``everywhere``) every session of its user."""
         with self.sessions.begin() as db:
-            db.execute(delete(AuthSession).where(AuthSession.token_hash == token_hash(token)))
+            found = db.get(AuthSession, token_hash(token))
+            if found is None:
+                return
+            if everywhere:
+                db.execute(delete(AuthSession).where(AuthSession.user_id == found.user_id))
+            else:
+                db.delete(found)
 
     def user_for_token(self, token: str | None) -> UserOut | None:
         if not token:
