@@ -32,7 +32,8 @@ from hupai.calculator import WinSpec, error_details, score_win
 from hupai.rules import presets
 from hupai.rules.labels import option_labels
 from hupai.server.database import connect, migrate
-from hupai.server.guards import RequestGuard, foreign_origin, is_https, log_config
+from hupai.server.guards import RequestGuard, client_address, foreign_origin, is_https, log_config
+from hupai.server.limits import Busy, Limits, RateLimited
 from hupai.server.protocol import INCOMING, ClientMessageType
 from hupai.server.replays import replay_frames
 from hupai.server.schemas import (
@@ -63,6 +64,7 @@ from hupai.server.store import (
     StoreError,
     Unauthorized,
     rule_card,
+    verify_password,
 )
 from hupai.server.table import Connection, Dissolve, Escape, FromClient, Join, Leave, RoomChanged, Table
 
@@ -123,6 +125,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         store = Store(connect(settings.database_url), session_days=settings.session_days)
         tables = Tables(store, settings)
         app.state.store = store
+        app.state.limits = Limits(settings)
+        await run_in_threadpool(verify_password, None, "")  # make the dummy hash before anyone logs in
         app.state.tables = tables
         resumed = await tables.resume_all()
         if resumed:
@@ -135,8 +139,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(StoreError)
     async def store_error(_request: Request, error: StoreError) -> JSONResponse:
+        headers = {"Retry-After": str(error.retry_after)} if isinstance(error, RateLimited | Busy) else None
         return JSONResponse(
-            {"error": {"code": error.code, "message": error.message}}, status_code=error.status
+            {"error": {"code": error.code, "message": error.message}},
+            status_code=error.status,
+            headers=headers,
         )
 
     _routes(app, settings)
@@ -177,6 +184,11 @@ def _store(request: Request) -> Store:
     return store
 
 
+def _limits(request: Request) -> Limits:
+    limits: Limits = request.app.state.limits
+    return limits
+
+
 def _tables(request: Request) -> Tables:
     tables: Tables = request.app.state.tables
     return tables
@@ -202,6 +214,7 @@ async def _user(request: Request) -> UserOut:
 
 StoreDep = Annotated[Store, Depends(_store)]
 TablesDep = Annotated[Tables, Depends(_tables)]
+LimitsDep = Annotated[Limits, Depends(_limits)]
 UserDep = Annotated[UserOut, Depends(_user)]
 
 
@@ -218,6 +231,12 @@ def _login_response(
         secure=settings.secure_cookies or is_https(request.scope, settings),
     )
     return {"user": user.model_dump(), "token": token}
+
+
+def _count_attempt(limits: Limits, request: Request, settings: Settings) -> None:
+    """A login or registration from this address (each may cost an argon2 hash)."""
+    address = client_address(request.scope, settings)
+    limits.login_by_address.check(address, "too many login attempts from your address; try again later")
 
 
 # --- routes ------------------------------------------------------------------------------------------
@@ -261,18 +280,28 @@ def _routes(app: FastAPI, settings: Settings) -> None:  # noqa: PLR0915 - one pl
 
     @app.post("/api/register")
     async def register(
-        body: RegisterIn, request: Request, response: Response, store: StoreDep
+        body: RegisterIn, request: Request, response: Response, store: StoreDep, limits: LimitsDep
     ) -> dict[str, Any]:
+        _count_attempt(limits, request, settings)
         current = await _maybe_user(request)
         guest_id = current.id if current is not None and current.guest else None
-        user, token = await run_in_threadpool(
-            lambda: store.register(body.name, body.password, guest_id=guest_id)
-        )
+        user, token = await limits.hashed(lambda: store.register(body.name, body.password, guest_id=guest_id))
         return _login_response(request, response, settings, user, token)
 
     @app.post("/api/login")
-    async def login(body: LoginIn, request: Request, response: Response, store: StoreDep) -> dict[str, Any]:
-        user, token = await run_in_threadpool(store.login, body.name, body.password)
+    async def login(
+        body: LoginIn, request: Request, response: Response, store: StoreDep, limits: LimitsDep
+    ) -> dict[str, Any]:
+        _count_attempt(limits, request, settings)
+        name = body.name.casefold()
+        wait = limits.login_by_name.wait(name)
+        if wait > 0:
+            raise RateLimited(f"too many wrong passwords for {body.name!r}; try again later", wait)
+        try:
+            user, token = await limits.hashed(lambda: store.login(body.name, body.password))
+        except Unauthorized:
+            limits.login_by_name.record(name)  # only failures count: the owner may log in anywhere
+            raise
         return _login_response(request, response, settings, user, token)
 
     @app.post("/api/logout")

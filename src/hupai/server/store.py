@@ -7,6 +7,7 @@ message a player understands.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import secrets
 from collections.abc import Sequence
@@ -17,6 +18,7 @@ from typing import Any
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import delete, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from hupai.rules import RuleError, find_preset, load_ruleset
@@ -69,6 +71,21 @@ class Seating:
     users: tuple[int | None, ...]
     bots: tuple[str | None, ...]
     left: tuple[bool, ...]
+
+
+@functools.cache
+def _dummy_hash() -> str:
+    """A hash no password matches, for names with no account (made once per process)."""
+    return _hasher.hash(secrets.token_urlsafe(32))
+
+
+def verify_password(stored: str | None, password: str) -> bool:
+    """Whether ``password`` matches ``stored``. A missing account is checked against a dummy hash, so
+    an unknown name costs the same ~0.1 s as a known one and answers no faster (no enumeration)."""
+    try:
+        return _hasher.verify(stored or _dummy_hash(), password) and stored is not None
+    except (VerificationError, InvalidHashError):
+        return False
 
 
 def token_hash(token: str) -> str:
@@ -150,31 +167,34 @@ class Store:
 
     def register(self, name: str, password: str, *, guest_id: int | None = None) -> tuple[UserOut, str]:
         """A named account; a guest who registers keeps their games (``guest_id``)."""
-        with self.sessions.begin() as db:
-            if db.scalar(select(User).where(User.login == name.casefold())) is not None:
+        login = name.casefold()
+        with self.sessions() as db:  # a taken name is refused before the costly hash
+            if db.scalar(select(User.id).where(User.login == login)) is not None:
                 raise Conflict(f"the name {name!r} is taken")
-            user = db.get(User, guest_id) if guest_id is not None else None
-            if user is None or not user.is_guest:
-                user = User(name=name)
-                db.add(user)
-            user.name = name
-            user.login = name.casefold()
-            user.password_hash = _hasher.hash(password)
-            db.flush()
-            # The guest's old tokens die with the guest: whoever copied one must not own the account.
-            db.execute(delete(AuthSession).where(AuthSession.user_id == user.id))
-            return user_out(user), self._new_session(db, user)
+        password_hash = _hasher.hash(password)  # outside the transaction: it takes ~0.1 s
+        try:
+            with self.sessions.begin() as db:
+                user = db.get(User, guest_id) if guest_id is not None else None
+                if user is None or not user.is_guest:
+                    user = User(name=name)
+                    db.add(user)
+                user.name = name
+                user.login = login
+                user.password_hash = password_hash
+                db.flush()  # the unique login refuses a name registered meanwhile (IntegrityError)
+                # The guest's old tokens die with the guest: whoever copied one must not own the account.
+                db.execute(delete(AuthSession).where(AuthSession.user_id == user.id))
+                return user_out(user), self._new_session(db, user)
+        except IntegrityError:
+            raise Conflict(f"the name {name!r} is taken") from None
 
     def login(self, name: str, password: str) -> tuple[UserOut, str]:
         with self.sessions.begin() as db:
             user = db.scalar(select(User).where(User.login == name.casefold()))
-            try:
-                if user is None or user.password_hash is None:
-                    raise VerificationError
-                _hasher.verify(user.password_hash, password)
-            except (VerificationError, InvalidHashError):
-                raise Unauthorized("wrong name or password") from None
-            if _hasher.check_needs_rehash(user.password_hash):
+            stored = None if user is None else user.password_hash
+            if not verify_password(stored, password) or user is None or stored is None:
+                raise Unauthorized("wrong name or password")
+            if _hasher.check_needs_rehash(stored):
                 user.password_hash = _hasher.hash(password)
             return user_out(user), self._new_session(db, user)
 
