@@ -34,6 +34,7 @@ from hupai.rules.labels import option_labels
 from hupai.server.database import connect, migrate
 from hupai.server.guards import RequestGuard, client_address, foreign_origin, is_https, log_config
 from hupai.server.limits import Busy, Limits, RateLimited
+from hupai.server.names import name_key
 from hupai.server.protocol import INCOMING, ClientMessageType
 from hupai.server.replays import replay_frames
 from hupai.server.schemas import (
@@ -293,7 +294,7 @@ def _routes(app: FastAPI, settings: Settings) -> None:  # noqa: PLR0915 - one pl
         body: LoginIn, request: Request, response: Response, store: StoreDep, limits: LimitsDep
     ) -> dict[str, Any]:
         _count_attempt(limits, request, settings)
-        name = body.name.casefold()
+        name = name_key(body.name)
         wait = limits.login_by_name.wait(name)
         if wait > 0:
             raise RateLimited(f"too many wrong passwords for {body.name!r}; try again later", wait)

@@ -26,8 +26,9 @@ class User(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(32))
-    # Registered players log in by name, so a name is theirs alone; guests may share one.
-    login: Mapped[str | None] = mapped_column(String(32), unique=True)
+    # Registered players log in by name, so a name is theirs alone; guests may share one. ``login``
+    # is the name's key (hupai.server.names.name_key): names that look alike share it.
+    login: Mapped[str | None] = mapped_column(String(64), unique=True)
     password_hash: Mapped[str | None] = mapped_column(String(200))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+
+from hupai.server.names import clean_name
 
 BotLevel = Literal["random", "efficiency", "strong"]
-NAME_PATTERN = r"^[^\x00-\x1f<>]{1,16}$"  # printable, no markup: names appear on other players' screens
+# A name appears on other players' screens: normalised, visible, no markup (hupai.server.names).
+PlayerName = Annotated[str, Field(min_length=1, max_length=64), AfterValidator(clean_name)]
 
 
 class Strict(BaseModel):
@@ -15,11 +18,11 @@ class Strict(BaseModel):
 
 
 class GuestIn(Strict):
-    name: str = Field(pattern=NAME_PATTERN, description="昵称 nickname shown at the table")
+    name: PlayerName = Field(description="昵称 nickname shown at the table")
 
 
 class RegisterIn(Strict):
-    name: str = Field(pattern=NAME_PATTERN)
+    name: PlayerName
     password: str = Field(min_length=8, max_length=200)
 
 

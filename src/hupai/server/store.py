@@ -23,6 +23,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from hupai.rules import RuleError, find_preset, load_ruleset
 from hupai.server.models import AuthSession, Move, PlayedHand, Result, Room, RoomSeat, User, utcnow
+from hupai.server.names import name_key
 from hupai.server.schemas import EscapeOut, HistoryEntry, RoomIn, RoomOut, RuleCardOut, SeatOut, UserOut
 
 SEATS = 4
@@ -159,7 +160,10 @@ class Store:
         return token
 
     def create_guest(self, name: str) -> tuple[UserOut, str]:
+        """A guest: any name but a registered player's (or one that looks like it)."""
         with self.sessions.begin() as db:
+            if db.scalar(select(User.id).where(User.login == name_key(name))) is not None:
+                raise Conflict(f"the name {name!r} belongs to a registered player; pick another")
             user = User(name=name)
             db.add(user)
             db.flush()
@@ -167,7 +171,7 @@ class Store:
 
     def register(self, name: str, password: str, *, guest_id: int | None = None) -> tuple[UserOut, str]:
         """A named account; a guest who registers keeps their games (``guest_id``)."""
-        login = name.casefold()
+        login = name_key(name)
         with self.sessions() as db:  # a taken name is refused before the costly hash
             if db.scalar(select(User.id).where(User.login == login)) is not None:
                 raise Conflict(f"the name {name!r} is taken")
@@ -190,7 +194,7 @@ class Store:
 
     def login(self, name: str, password: str) -> tuple[UserOut, str]:
         with self.sessions.begin() as db:
-            user = db.scalar(select(User).where(User.login == name.casefold()))
+            user = db.scalar(select(User).where(User.login == name_key(name)))
             stored = None if user is None else user.password_hash
             if not verify_password(stored, password) or user is None or stored is None:
                 raise Unauthorized("wrong name or password")
