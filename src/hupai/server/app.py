@@ -58,6 +58,7 @@ from hupai.server.schemas import (
 from hupai.server.settings import Settings
 from hupai.server.store import (
     BadRequest,
+    Cleanup,
     Conflict,
     Forbidden,
     NotFound,
@@ -123,7 +124,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await run_in_threadpool(migrate, settings.database_url)
-        store = Store(connect(settings.database_url), session_days=settings.session_days)
+        store = Store(
+            connect(settings.database_url),
+            session_days=settings.session_days,
+            waiting_rooms_per_user=settings.waiting_rooms_per_user,
+        )
         tables = Tables(store, settings)
         app.state.store = store
         app.state.limits = Limits(settings)
@@ -132,7 +137,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         resumed = await tables.resume_all()
         if resumed:
             log.info("resumed %d table(s) from storage", resumed)
+        cleaner = asyncio.create_task(_clean_periodically(tables, settings))
         yield
+        cleaner.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await cleaner
         await tables.close()
 
     app = FastAPI(title="hupai 胡牌", version=__version__, lifespan=lifespan)
@@ -151,6 +160,31 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(RequestGuard, settings=settings)
     app.mount("/static", StaticFiles(directory=WEB), name="static")
     return app
+
+
+async def clean_up(tables: Tables, settings: Settings) -> Cleanup:
+    """Close idle waiting rooms (telling anyone connected) and delete stale guests, once."""
+    done = await run_in_threadpool(
+        lambda: tables.store.cleanup(
+            idle_room_hours=settings.idle_room_hours, stale_guest_days=settings.stale_guest_days
+        )
+    )
+    for room_id in done.rooms:
+        table = tables.tables.get(room_id)
+        if table is not None:
+            table.post(RoomChanged())
+    if done.rooms or done.guests:
+        log.info("cleanup: closed %d idle room(s), deleted %d stale guest(s)", len(done.rooms), done.guests)
+    return done
+
+
+async def _clean_periodically(tables: Tables, settings: Settings) -> None:
+    while True:
+        await asyncio.sleep(settings.cleanup_seconds)
+        try:
+            await clean_up(tables, settings)
+        except Exception:  # a failed cleanup is tried again next time; the server goes on
+            log.exception("cleanup failed")
 
 
 def serve(settings: Settings, *, host: str = "127.0.0.1", port: int = 8000, log_level: str = "info") -> None:
@@ -275,7 +309,11 @@ def _routes(app: FastAPI, settings: Settings) -> None:  # noqa: PLR0915 - one pl
     # accounts
 
     @app.post("/api/guest")
-    async def guest(body: GuestIn, request: Request, response: Response, store: StoreDep) -> dict[str, Any]:
+    async def guest(
+        body: GuestIn, request: Request, response: Response, store: StoreDep, limits: LimitsDep
+    ) -> dict[str, Any]:
+        address = client_address(request.scope, settings)
+        limits.guests_by_address.check(address, "too many guest accounts from your address; try again later")
         user, token = await run_in_threadpool(store.create_guest, body.name)
         return _login_response(request, response, settings, user, token)
 
@@ -336,7 +374,11 @@ def _routes(app: FastAPI, settings: Settings) -> None:  # noqa: PLR0915 - one pl
         tables.get(room_id).post(RoomChanged())
 
     @app.post("/api/rooms")
-    async def create_room(body: RoomIn, user: UserDep, store: StoreDep) -> RoomOut:
+    async def create_room(
+        body: RoomIn, request: Request, user: UserDep, store: StoreDep, limits: LimitsDep
+    ) -> RoomOut:
+        address = client_address(request.scope, settings)
+        limits.rooms_by_address.check(address, "too many rooms opened from your address; try again later")
         return await run_in_threadpool(store.create_room, user.id, body)
 
     @app.get("/api/rooms/{number}")

@@ -31,6 +31,7 @@ class User(Base):
     login: Mapped[str | None] = mapped_column(String(64), unique=True)
     password_hash: Mapped[str | None] = mapped_column(String(200))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    seen_at: Mapped[datetime | None] = mapped_column(default=utcnow)  # last use of a session (hourly)
 
     @property
     def is_guest(self) -> bool:
@@ -49,7 +50,10 @@ class AuthSession(Base):
 
 class Room(Base):
     __tablename__ = "rooms"
-    __table_args__ = (Index("ix_rooms_number_status", "number", "status"),)
+    __table_args__ = (
+        Index("ix_rooms_number_status", "number", "status"),
+        Index("ix_rooms_host_status", "host_id", "status"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     number: Mapped[str] = mapped_column(String(6))  # 房号: unique among rooms not yet closed
@@ -62,6 +66,7 @@ class Room(Base):
     status: Mapped[str] = mapped_column(String(12), default="waiting")  # waiting/playing/finished/dissolved
     seed: Mapped[int] = mapped_column(BigInteger)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    active_at: Mapped[datetime | None] = mapped_column(default=utcnow)  # last change while waiting
     finished_at: Mapped[datetime | None]
 
     seats: Mapped[list[RoomSeat]] = relationship(order_by="RoomSeat.seat", cascade="all, delete-orphan")

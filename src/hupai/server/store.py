@@ -12,12 +12,12 @@ import hashlib
 import secrets
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import delete, select
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -28,6 +28,8 @@ from hupai.server.schemas import EscapeOut, HistoryEntry, RoomIn, RoomOut, RuleC
 
 SEATS = 4
 OPEN_STATUSES = ("waiting", "playing")
+SEEN_EVERY = timedelta(hours=1)  # how often a player's last-seen time is written
+CLEANUP_BATCH = 1000  # stale guests deleted per cleanup (the next one takes the rest)
 _hasher = PasswordHasher()
 
 
@@ -146,10 +148,21 @@ def _bot_name(level: str | None, seat: int) -> str | None:
     return f"电脑{seat + 1}·{getattr(bot, 'zh', level)}"
 
 
+@dataclass(frozen=True)
+class Cleanup:
+    """What one cleanup did: the waiting rooms it closed, and how many stale guests it deleted."""
+
+    rooms: list[int]
+    guests: int
+
+
 class Store:
-    def __init__(self, sessions: sessionmaker[Session], *, session_days: int = 30) -> None:
+    def __init__(
+        self, sessions: sessionmaker[Session], *, session_days: int = 30, waiting_rooms_per_user: int = 3
+    ) -> None:
         self.sessions = sessions
         self.session_days = session_days
+        self.waiting_rooms_per_user = waiting_rooms_per_user
 
     # --- accounts ------------------------------------------------------------------------------
 
@@ -220,7 +233,12 @@ class Store:
             found = db.get(AuthSession, token_hash(token))
             if found is None or found.expires_at < utcnow():
                 return None
-            return user_out(found.user)
+            user = found.user
+            seen = user.seen_at
+        if seen is None or seen < utcnow() - SEEN_EVERY:  # written hourly, not on every request
+            with self.sessions.begin() as db:
+                db.execute(update(User).where(User.id == user.id).values(seen_at=utcnow()))
+        return user_out(user)
 
     # --- rooms ---------------------------------------------------------------------------------
 
@@ -240,6 +258,7 @@ class Store:
         except RuleError as error:
             raise StoreError(str(error)) from None
         with self.sessions.begin() as db:
+            self._check_waiting_rooms(db, host_id)
             number = self._free_number(db)
             room = Room(
                 number=number,
@@ -258,6 +277,17 @@ class Store:
             db.flush()
             db.refresh(room)
             return room_out(room)
+
+    def _check_waiting_rooms(self, db: Session, host_id: int) -> None:
+        """A host has at most ``waiting_rooms_per_user`` rooms waiting (the 900,000 numbers are shared)."""
+        db.get(User, host_id, with_for_update=True)  # one host's creations queue up (PostgreSQL)
+        waiting = db.scalar(
+            select(func.count(Room.id)).where(Room.host_id == host_id, Room.status == "waiting")
+        )
+        if (waiting or 0) >= self.waiting_rooms_per_user:
+            raise Conflict(
+                f"you already have {waiting} rooms waiting; start or leave one before opening another"
+            )
 
     @staticmethod
     def _free_number(db: Session) -> str:
@@ -289,6 +319,7 @@ class Store:
             raise Conflict(
                 "the game has already started" if room.status == "playing" else "the room is closed"
             )
+        room.active_at = utcnow()  # every change to a waiting room keeps it from expiring
         return room
 
     def sit(self, number: str, user_id: int, seat: int | None = None) -> RoomOut:
@@ -428,6 +459,61 @@ class Store:
     def playing_room_ids(self) -> list[int]:
         with self.sessions() as db:
             return list(db.scalars(select(Room.id).where(Room.status == "playing")))
+
+    # --- cleanup -------------------------------------------------------------------------------
+
+    def cleanup(
+        self, *, idle_room_hours: float, stale_guest_days: float, now: datetime | None = None
+    ) -> Cleanup:
+        """Close waiting rooms nobody touched for ``idle_room_hours`` (their numbers are free again),
+        and delete guests who have not used a session for ``stale_guest_days`` and never played."""
+        now = now or utcnow()
+        with self.sessions.begin() as db:
+            rooms = self._close_idle_rooms(db, now - timedelta(hours=idle_room_hours))
+            guests = self._delete_stale_guests(db, now - timedelta(days=stale_guest_days))
+        return Cleanup(rooms=rooms, guests=guests)
+
+    @staticmethod
+    def _close_idle_rooms(db: Session, before: datetime) -> list[int]:
+        idle = list(
+            db.scalars(
+                select(Room.id).where(
+                    Room.status == "waiting", func.coalesce(Room.active_at, Room.created_at) < before
+                )
+            )
+        )
+        if idle:
+            db.execute(update(Room).where(Room.id.in_(idle)).values(status="dissolved", finished_at=utcnow()))
+        return idle
+
+    @staticmethod
+    def _delete_stale_guests(db: Session, before: datetime) -> int:
+        """Guests unseen since ``before`` with no result and no seat in a game in play. Rooms they host
+        never started (a host who played has results), so those rooms go with them."""
+        in_play = select(RoomSeat.user_id).join(Room, Room.id == RoomSeat.room_id)
+        in_play = in_play.where(Room.status == "playing", RoomSeat.user_id.is_not(None))
+        played = select(Result.user_id).where(Result.user_id.is_not(None))
+        stale = list(
+            db.scalars(
+                select(User.id)
+                .where(
+                    User.login.is_(None),
+                    func.coalesce(User.seen_at, User.created_at) < before,
+                    User.id.not_in(in_play),
+                    User.id.not_in(played),
+                )
+                .limit(CLEANUP_BATCH)
+            )
+        )
+        if not stale:
+            return 0
+        hosted = select(Room.id).where(Room.host_id.in_(stale), Room.status != "playing")
+        db.execute(delete(RoomSeat).where(RoomSeat.room_id.in_(hosted)))
+        db.execute(delete(Room).where(Room.host_id.in_(stale), Room.status != "playing"))
+        db.execute(update(RoomSeat).where(RoomSeat.user_id.in_(stale)).values(user_id=None, ready=False))
+        db.execute(delete(AuthSession).where(AuthSession.user_id.in_(stale)))
+        db.execute(delete(User).where(User.id.in_(stale)))
+        return len(stale)
 
     # --- play ------------------------------------------------------------------------------------
 
