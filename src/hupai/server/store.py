@@ -493,6 +493,9 @@ class Store:
         in_play = select(RoomSeat.user_id).join(Room, Room.id == RoomSeat.room_id)
         in_play = in_play.where(Room.status == "playing", RoomSeat.user_id.is_not(None))
         played = select(Result.user_id).where(Result.user_id.is_not(None))
+        # A host whose room has results keeps it (and so cannot go): belt and braces, as such a host
+        # has a result of their own.
+        hosts_of_played = select(Room.host_id).where(Room.id.in_(select(Result.room_id)))
         stale = list(
             db.scalars(
                 select(User.id)
@@ -501,6 +504,7 @@ class Store:
                     func.coalesce(User.seen_at, User.created_at) < before,
                     User.id.not_in(in_play),
                     User.id.not_in(played),
+                    User.id.not_in(hosts_of_played),
                 )
                 .limit(CLEANUP_BATCH)
             )
