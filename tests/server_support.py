@@ -171,11 +171,12 @@ from hupai.server.app import serve
 from hupai.server.settings import Settings
 settings = {"bot_delay_seconds": 0, "next_hand_seconds": 0, "messages_per_second": 1000}
 settings.update(json.loads(sys.argv[3]))
+log_level = settings.pop("log_level", "warning")
 prepare = settings.pop("prepare", None)  # "module:function" run first, e.g. to deal a prepared hand
 if prepare:
     module, name = prepare.split(":")
     getattr(importlib.import_module(module), name)()
-serve(Settings(database_url=sys.argv[1], **settings), port=int(sys.argv[2]), log_level="warning")
+serve(Settings(database_url=sys.argv[1], **settings), port=int(sys.argv[2]), log_level=log_level)
 """
 
 
@@ -187,11 +188,18 @@ def free_port() -> int:
 
 
 @contextmanager
-def running_server(url: str, port: int, **settings: Any) -> Iterator[subprocess.Popen[bytes]]:
+def running_server(
+    url: str, port: int, *, log: Path | None = None, **settings: Any
+) -> Iterator[subprocess.Popen[bytes]]:
     """The server in its own process (fast settings unless ``settings`` say otherwise; ``prepare``,
-    "module:function", is called in that process before it serves)."""
+    "module:function", is called in that process before it serves; ``log_level`` is uvicorn's, and
+    its output goes to the file ``log`` when given)."""
+    output = None if log is None else log.open("wb")
     process = subprocess.Popen(
-        [sys.executable, "-c", SERVE, url, str(port), json.dumps(settings)], start_new_session=True
+        [sys.executable, "-c", SERVE, url, str(port), json.dumps(settings)],
+        start_new_session=True,
+        stdout=output,
+        stderr=output,
     )
     try:
         deadline = time.monotonic() + 30
@@ -208,6 +216,8 @@ def running_server(url: str, port: int, **settings: Any) -> Iterator[subprocess.
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
         process.wait(timeout=10)
+        if output is not None:
+            output.close()
 
 
 def call(port: int, path: str, body: dict[str, Any] | None = None, token: str | None = None) -> Any:

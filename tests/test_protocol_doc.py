@@ -48,6 +48,14 @@ def test_every_error_code_is_documented() -> None:
     assert not missing, f"error codes missing from docs/protocol.md: {missing}"
 
 
+def test_every_http_error_code_is_documented() -> None:
+    codes = set(re.findall(r'^    code = "([a-z_]+)"', server_source(), re.MULTILINE))
+    codes |= set(re.findall(r'error_body\(\s*"([a-z_]+)"', server_source()))
+    assert {"conflict", "forbidden_origin", "unsupported_media_type"} <= codes
+    missing = sorted(code for code in codes if f"`{code}`" not in DOC)
+    assert not missing, f"HTTP error codes missing from docs/protocol.md: {missing}"
+
+
 @pytest.mark.parametrize(("value", "secure"), [("1", True), ("true", True), ("", False), ("0", False)])
 def test_secure_cookies_from_the_environment(
     monkeypatch: pytest.MonkeyPatch, value: str, secure: bool, tmp_path: Path
@@ -57,3 +65,31 @@ def test_secure_cookies_from_the_environment(
     settings = Settings.from_env()
     assert settings.secure_cookies is secure
     assert settings.database_url.endswith("x.sqlite3")
+
+
+LIMIT_SETTINGS = (
+    "hash_workers",
+    "login_attempts_per_address",
+    "login_attempts_per_name",
+    "allowed_origins",
+    "trusted_proxy",
+    "secure_cookies",
+    "guests_per_address_per_hour",
+    "rooms_per_address_per_hour",
+    "waiting_rooms_per_user",
+    "idle_room_hours",
+    "stale_guest_days",
+    "cleanup_seconds",
+)
+
+
+def test_every_limit_is_in_the_security_doc() -> None:
+    section = (ROOT / "docs" / "security.md").read_text(encoding="utf-8").split("## Accounts and HTTP", 1)[1]
+    assert all(f"`{name}`" in section for name in LIMIT_SETTINGS)
+    assert set(LIMIT_SETTINGS) <= set(Settings.__dataclass_fields__)
+    named = re.findall(r"`(?:(tests/[\w/]+\.py))?::(test_\w+)`", section)
+    assert len(named) >= 15
+    current = ""
+    for path, test in named:
+        current = path or current  # "`::test_x`" names another test of the file before it
+        assert f"def {test}(" in (ROOT / current).read_text(encoding="utf-8"), f"{current}::{test}"

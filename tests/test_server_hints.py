@@ -27,7 +27,7 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
 def test_hints_name_real_waits_and_sound_discards(client: TestClient, preset: str) -> None:
     host = guest(client, "小明")
     number = new_room(client, host, preset=preset, hands=4)
-    client.post(f"/api/rooms/{number}/start", headers=host)
+    client.post(f"/api/rooms/{number}/start", json={}, headers=host)
     checked = {"discards": 0, "waits": 0}
 
     def check(message: Message) -> None:
@@ -101,7 +101,7 @@ def test_hints_on_a_ready_hand(preset: str, hand: str, pizi: str, wanted: dict[s
 def test_hints_are_off_unless_asked(client: TestClient) -> None:
     host = guest(client, "小明")
     number = new_room(client, host, preset="nanjing", hands=4)
-    client.post(f"/api/rooms/{number}/start", headers=host)
+    client.post(f"/api/rooms/{number}/start", json={}, headers=host)
     with connect(client, number, host) as socket:
         messages = play_socket(socket, seed=2, until="hand_end")
     assert not any("hints" in message for message in messages)

@@ -29,7 +29,7 @@ def client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestClien
 def started(client: TestClient, **spec: Any) -> tuple[str, dict[str, str]]:
     host = guest(client, "测试")
     number = new_room(client, host, **spec)
-    client.post(f"/api/rooms/{number}/start", headers=host)
+    client.post(f"/api/rooms/{number}/start", json={}, headers=host)
     return number, host
 
 

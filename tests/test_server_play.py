@@ -69,7 +69,7 @@ def check_private(messages: list[Message], seat: int | None) -> int:
 def test_a_match_against_bots_is_played_stored_and_replays_exactly(client: TestClient) -> None:
     host = guest(client, "小明")
     number = new_room(client, host, preset="nanjing", hands=4, bot_level="efficiency")
-    client.post(f"/api/rooms/{number}/start", headers=host)
+    client.post(f"/api/rooms/{number}/start", json={}, headers=host)
     with connect(client, number, host) as socket:
         messages = play_socket(socket, seed=1)
     ends = [message for message in messages if message["type"] == "hand_end"]
@@ -106,7 +106,7 @@ def test_two_people_two_bots_and_a_spectator_never_see_a_hidden_tile(client: Tes
     number = new_room(client, host, preset=preset, hands=4, bot_level="strong")
     client.post(f"/api/rooms/{number}/sit", json={"seat": 2}, headers=friend)
     client.post(f"/api/rooms/{number}/ready", json={"ready": True}, headers=friend)
-    client.post(f"/api/rooms/{number}/start", headers=host)
+    client.post(f"/api/rooms/{number}/start", json={}, headers=host)
     with (
         connect(client, number, host) as first,
         connect(client, number, friend) as second,
@@ -131,7 +131,7 @@ def test_two_people_two_bots_and_a_spectator_never_see_a_hidden_tile(client: Tes
 def test_a_finished_hand_is_public_but_the_hand_in_play_is_not(client: TestClient) -> None:
     host = guest(client, "小明")
     number = new_room(client, host, hands=4)
-    client.post(f"/api/rooms/{number}/start", headers=host)
+    client.post(f"/api/rooms/{number}/start", json={}, headers=host)
     with connect(client, number, host) as socket:
         first = socket.receive_json()
         assert first["type"] == "welcome"
@@ -145,7 +145,7 @@ def test_a_finished_hand_is_public_but_the_hand_in_play_is_not(client: TestClien
 def test_a_reconnect_gets_exactly_the_events_it_missed(client: TestClient) -> None:
     host = guest(client, "小明")
     number = new_room(client, host, hands=4)
-    client.post(f"/api/rooms/{number}/start", headers=host)
+    client.post(f"/api/rooms/{number}/start", json={}, headers=host)
     seen: list[Message] = []
     hand = -1
     answered = 0
@@ -188,7 +188,7 @@ def test_dissolving_needs_every_player(client: TestClient) -> None:
     number = new_room(client, host, hands=8)
     client.post(f"/api/rooms/{number}/sit", json={}, headers=friend)
     client.post(f"/api/rooms/{number}/ready", json={"ready": True}, headers=friend)
-    client.post(f"/api/rooms/{number}/start", headers=host)
+    client.post(f"/api/rooms/{number}/start", json={}, headers=host)
     with connect(client, number, host) as socket:
         next_update(socket)
         one = client.post(f"/api/rooms/{number}/dissolve", json={"agree": True}, headers=host).json()
@@ -204,10 +204,10 @@ def test_dissolving_needs_every_player(client: TestClient) -> None:
 def test_leaving_a_started_game_pays_the_escape_penalty(client: TestClient) -> None:
     host = guest(client, "小明")
     number = new_room(client, host, preset="nanjing", hands=8)
-    client.post(f"/api/rooms/{number}/start", headers=host)
+    client.post(f"/api/rooms/{number}/start", json={}, headers=host)
     with connect(client, number, host) as socket:
         next_update(socket)
-        room = client.post(f"/api/rooms/{number}/leave", headers=host).json()
+        room = client.post(f"/api/rooms/{number}/leave", json={}, headers=host).json()
         summary = play_socket(socket, answer=False)[-1]
     assert room["status"] == "finished"
     assert room["seats"][0]["left"] is True
@@ -223,7 +223,7 @@ def test_toggling_trustee_plays_the_seat_until_the_player_returns(tmp_path: Path
     with server(f"sqlite:///{tmp_path / 't.sqlite3'}", bot_delay_seconds=0.02) as client:
         host = guest(client, "小明")
         number = new_room(client, host, hands=16)
-        client.post(f"/api/rooms/{number}/start", headers=host)
+        client.post(f"/api/rooms/{number}/start", json={}, headers=host)
         with connect(client, number, host) as socket:
             next_update(socket)
             socket.send_json({"type": "trustee", "on": True})
@@ -251,7 +251,7 @@ def test_a_silent_player_is_taken_over_when_the_time_runs_out(tmp_path: Path) ->
             user["id"], RoomIn.model_construct(**{**RoomIn().model_dump(), "hands": 1, "decision_seconds": 0})
         )
         number = room.number
-        client.post(f"/api/rooms/{number}/start", headers=host)
+        client.post(f"/api/rooms/{number}/start", json={}, headers=host)
         with connect(client, number, host) as socket:
             messages = play_socket(socket, answer=False)
     assert messages[-1]["type"] == "match_end"

@@ -25,7 +25,7 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
 def test_a_finished_hand_replays_frame_by_frame(client: TestClient, preset: str) -> None:
     host = guest(client, "小明")
     number = new_room(client, host, preset=preset, hands=4)
-    assert client.post(f"/api/rooms/{number}/start", headers=host).status_code == 200
+    assert client.post(f"/api/rooms/{number}/start", json={}, headers=host).status_code == 200
     with connect(client, number, host) as socket:
         before = client.get(f"/api/rooms/{number}/hands/0/replay")
         assert before.status_code == 404  # nothing of a hand in play

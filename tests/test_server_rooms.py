@@ -44,7 +44,7 @@ def test_register_login_logout(client: TestClient) -> None:
     response = client.post("/api/register", json={"name": "Alice", "password": "correct horse"})
     assert response.status_code == 200
     assert response.json()["user"]["guest"] is False
-    assert client.post("/api/logout").json() == {"ok": True}
+    assert client.post("/api/logout", json={}).json() == {"ok": True}
     client.cookies.clear()
     assert client.get("/api/me").status_code == 401
     assert client.get("/api/session").json() == {"user": None}  # the page's first question, never a 401
@@ -129,11 +129,11 @@ def test_join_by_number_bots_ready_and_start(client: TestClient) -> None:
     assert "host" in error_of(not_host)
     with_bot = client.post(f"/api/rooms/{number}/bots", json={"seat": 1, "level": "efficiency"}, headers=host)
     assert with_bot.json()["seats"][1]["bot"] == "efficiency"
-    unready = client.post(f"/api/rooms/{number}/start", headers=host)
+    unready = client.post(f"/api/rooms/{number}/start", json={}, headers=host)
     assert unready.status_code == 409
     assert "ready" in error_of(unready)
     client.post(f"/api/rooms/{number}/ready", json={"ready": True}, headers=friend)
-    started = client.post(f"/api/rooms/{number}/start", headers=host).json()
+    started = client.post(f"/api/rooms/{number}/start", json={}, headers=host).json()
     assert started["status"] == "playing"
     assert started["seats"][3]["bot"] == "strong"  # the room's level fills the empty seat
     late = client.post(f"/api/rooms/{number}/sit", json={}, headers=guest(client, "late"))
@@ -157,8 +157,9 @@ def test_leaving_before_the_start(client: TestClient) -> None:
     friend = guest(client, "朋友")
     number = new_room(client, host)
     client.post(f"/api/rooms/{number}/sit", json={}, headers=friend)
-    assert client.post(f"/api/rooms/{number}/leave", headers=friend).json()["seats"][1]["user_id"] is None
-    assert client.post(f"/api/rooms/{number}/leave", headers=host).json()["status"] == "dissolved"
+    left = client.post(f"/api/rooms/{number}/leave", json={}, headers=friend).json()
+    assert left["seats"][1]["user_id"] is None
+    assert client.post(f"/api/rooms/{number}/leave", json={}, headers=host).json()["status"] == "dissolved"
     assert client.post(f"/api/rooms/{number}/sit", json={}, headers=friend).status_code == 409
 
 

@@ -77,7 +77,7 @@ def start_nanning(client: TestClient, *, friend: bool = False) -> tuple[str, dic
     if friend:
         client.post(f"/api/rooms/{number}/sit", json={"seat": 2}, headers=other)
         client.post(f"/api/rooms/{number}/ready", json={"ready": True}, headers=other)
-    assert client.post(f"/api/rooms/{number}/start", headers=host).status_code == 200
+    assert client.post(f"/api/rooms/{number}/start", json={}, headers=host).status_code == 200
     return number, host, other
 
 

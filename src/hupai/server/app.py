@@ -37,6 +37,9 @@ from hupai.rules.base import option_range
 from hupai.rules.labels import option_labels
 from hupai.server.bounds import BodyGuard, validation_details
 from hupai.server.database import connect, migrate
+from hupai.server.guards import RequestGuard, client_address, foreign_origin, is_https, log_config
+from hupai.server.limits import Busy, Limits, RateLimited
+from hupai.server.names import name_key
 from hupai.server.protocol import INCOMING, ClientMessageType, Sync
 from hupai.server.replays import replay_frames
 from hupai.server.schemas import (
@@ -44,6 +47,7 @@ from hupai.server.schemas import (
     GuestIn,
     HistoryEntry,
     LoginIn,
+    LogoutIn,
     ReadyIn,
     RegisterIn,
     RoomIn,
@@ -59,6 +63,7 @@ from hupai.server.schemas import (
 from hupai.server.settings import Settings
 from hupai.server.store import (
     BadRequest,
+    Cleanup,
     Conflict,
     Forbidden,
     NotFound,
@@ -66,6 +71,7 @@ from hupai.server.store import (
     StoreError,
     Unauthorized,
     rule_card,
+    verify_password,
 )
 from hupai.server.table import Connection, Dissolve, Escape, FromClient, Join, Leave, RoomChanged, Table
 
@@ -73,6 +79,7 @@ log = logging.getLogger("hupai.server")
 WEB = Path(__file__).parent / "web"
 COOKIE = "hupai_session"
 CLOSE_UNAUTHORIZED = 4401
+CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 CLOSE_POLICY = 1008
 LOG_IN_FIRST = "log in first (a guest name is enough)"
@@ -160,14 +167,24 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await run_in_threadpool(migrate, settings.database_url)
-        store = Store(connect(settings.database_url), session_days=settings.session_days)
+        store = Store(
+            connect(settings.database_url),
+            session_days=settings.session_days,
+            waiting_rooms_per_user=settings.waiting_rooms_per_user,
+        )
         tables = Tables(store, settings)
         app.state.store = store
+        app.state.limits = Limits(settings)
+        await run_in_threadpool(verify_password, None, "")  # make the dummy hash before anyone logs in
         app.state.tables = tables
         resumed = await tables.resume_all()
         if resumed:
             log.info("resumed %d table(s) from storage", resumed)
+        cleaner = asyncio.create_task(_clean_periodically(tables, settings))
         yield
+        cleaner.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await cleaner
         await tables.close()
 
     app = FastAPI(title="hupai 胡牌", version=__version__, lifespan=lifespan)
@@ -176,8 +193,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(StoreError)
     async def store_error(_request: Request, error: StoreError) -> JSONResponse:
+        headers = {"Retry-After": str(error.retry_after)} if isinstance(error, RateLimited | Busy) else None
         return JSONResponse(
-            {"error": {"code": error.code, "message": error.message}}, status_code=error.status
+            {"error": {"code": error.code, "message": error.message}},
+            status_code=error.status,
+            headers=headers,
         )
 
     @app.exception_handler(RequestValidationError)
@@ -187,8 +207,34 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.add_middleware(BodyGuard, limit=settings.max_body_bytes)
     _routes(app, settings)
+    app.add_middleware(RequestGuard, settings=settings)
     app.mount("/static", StaticFiles(directory=WEB), name="static")
     return app
+
+
+async def clean_up(tables: Tables, settings: Settings) -> Cleanup:
+    """Close idle waiting rooms (telling anyone connected) and delete stale guests, once."""
+    done = await run_in_threadpool(
+        lambda: tables.store.cleanup(
+            idle_room_hours=settings.idle_room_hours, stale_guest_days=settings.stale_guest_days
+        )
+    )
+    for room_id in done.rooms:
+        table = tables.tables.get(room_id)
+        if table is not None:
+            table.post(RoomChanged())
+    if done.rooms or done.guests:
+        log.info("cleanup: closed %d idle room(s), deleted %d stale guest(s)", len(done.rooms), done.guests)
+    return done
+
+
+async def _clean_periodically(tables: Tables, settings: Settings) -> None:
+    while True:
+        await asyncio.sleep(settings.cleanup_seconds)
+        try:
+            await clean_up(tables, settings)
+        except Exception:  # a failed cleanup is tried again next time; the server goes on
+            log.exception("cleanup failed")
 
 
 def serve(settings: Settings, *, host: str = "127.0.0.1", port: int = 8000, log_level: str = "info") -> None:
@@ -206,6 +252,7 @@ def serve(settings: Settings, *, host: str = "127.0.0.1", port: int = 8000, log_
         host=host,
         port=port,
         log_level=log_level,
+        log_config=log_config(),  # session tokens in websocket queries are blanked
         ws_max_size=65536,  # far above any valid message; the edge refuses what is over the limit
         # No per-message compression: updates are a kilobyte or two, and deflating every one of them
         # cost a fifth of the server's time under load (bench/server_load.py).
@@ -220,6 +267,11 @@ def serve(settings: Settings, *, host: str = "127.0.0.1", port: int = 8000, log_
 def _store(request: Request) -> Store:
     store: Store = request.app.state.store
     return store
+
+
+def _limits(request: Request) -> Limits:
+    limits: Limits = request.app.state.limits
+    return limits
 
 
 def _tables(request: Request) -> Tables:
@@ -247,19 +299,29 @@ async def _user(request: Request) -> UserOut:
 
 StoreDep = Annotated[Store, Depends(_store)]
 TablesDep = Annotated[Tables, Depends(_tables)]
+LimitsDep = Annotated[Limits, Depends(_limits)]
 UserDep = Annotated[UserOut, Depends(_user)]
 
 
-def _login_response(response: Response, settings: Settings, user: UserOut, token: str) -> dict[str, Any]:
+def _login_response(
+    request: Request, response: Response, settings: Settings, user: UserOut, token: str
+) -> dict[str, Any]:
     response.set_cookie(
         COOKIE,
         token,
         max_age=settings.session_days * 86400,
         httponly=True,
         samesite="lax",
-        secure=settings.secure_cookies,
+        # Secure whenever the player came over HTTPS, so the cookie never leaks to plain HTTP later.
+        secure=settings.secure_cookies or is_https(request.scope, settings),
     )
     return {"user": user.model_dump(), "token": token}
+
+
+def _count_attempt(limits: Limits, request: Request, settings: Settings) -> None:
+    """A login or registration from this address (each may cost an argon2 hash)."""
+    address = client_address(request.scope, settings)
+    limits.login_by_address.check(address, "too many login attempts from your address; try again later")
 
 
 # --- routes ------------------------------------------------------------------------------------------
@@ -297,31 +359,48 @@ def _routes(app: FastAPI, settings: Settings) -> None:  # noqa: PLR0915 - one pl
     # accounts
 
     @app.post("/api/guest")
-    async def guest(body: GuestIn, response: Response, store: StoreDep) -> dict[str, Any]:
+    async def guest(
+        body: GuestIn, request: Request, response: Response, store: StoreDep, limits: LimitsDep
+    ) -> dict[str, Any]:
+        address = client_address(request.scope, settings)
+        limits.guests_by_address.check(address, "too many guest accounts from your address; try again later")
         user, token = await run_in_threadpool(store.create_guest, body.name)
-        return _login_response(response, settings, user, token)
+        return _login_response(request, response, settings, user, token)
 
     @app.post("/api/register")
     async def register(
-        body: RegisterIn, request: Request, response: Response, store: StoreDep
+        body: RegisterIn, request: Request, response: Response, store: StoreDep, limits: LimitsDep
     ) -> dict[str, Any]:
+        _count_attempt(limits, request, settings)
         current = await _maybe_user(request)
         guest_id = current.id if current is not None and current.guest else None
-        user, token = await run_in_threadpool(
-            lambda: store.register(body.name, body.password, guest_id=guest_id)
-        )
-        return _login_response(response, settings, user, token)
+        user, token = await limits.hashed(lambda: store.register(body.name, body.password, guest_id=guest_id))
+        return _login_response(request, response, settings, user, token)
 
     @app.post("/api/login")
-    async def login(body: LoginIn, response: Response, store: StoreDep) -> dict[str, Any]:
-        user, token = await run_in_threadpool(store.login, body.name, body.password)
-        return _login_response(response, settings, user, token)
+    async def login(
+        body: LoginIn, request: Request, response: Response, store: StoreDep, limits: LimitsDep
+    ) -> dict[str, Any]:
+        _count_attempt(limits, request, settings)
+        name = name_key(body.name)
+        wait = limits.login_by_name.wait(name)
+        if wait > 0:
+            raise RateLimited(f"too many wrong passwords for {body.name!r}; try again later", wait)
+        try:
+            user, token = await limits.hashed(lambda: store.login(body.name, body.password))
+        except Unauthorized:
+            limits.login_by_name.record(name)  # only failures count: the owner may log in anywhere
+            raise
+        return _login_response(request, response, settings, user, token)
 
     @app.post("/api/logout")
-    async def logout(request: Request, response: Response, store: StoreDep) -> dict[str, bool]:
+    async def logout(
+        request: Request, response: Response, store: StoreDep, body: LogoutIn | None = None
+    ) -> dict[str, bool]:
         token = _token(request)
+        everywhere = body is not None and body.everywhere
         if token:
-            await run_in_threadpool(store.logout, token)
+            await run_in_threadpool(lambda: store.logout(token, everywhere=everywhere))
         response.delete_cookie(COOKIE)
         return {"ok": True}
 
@@ -345,7 +424,11 @@ def _routes(app: FastAPI, settings: Settings) -> None:  # noqa: PLR0915 - one pl
         tables.get(room_id).post(RoomChanged())
 
     @app.post("/api/rooms")
-    async def create_room(body: RoomIn, user: UserDep, store: StoreDep) -> RoomOut:
+    async def create_room(
+        body: RoomIn, request: Request, user: UserDep, store: StoreDep, limits: LimitsDep
+    ) -> RoomOut:
+        address = client_address(request.scope, settings)
+        limits.rooms_by_address.check(address, "too many rooms opened from your address; try again later")
         return await run_in_threadpool(store.create_room, user.id, body)
 
     @app.get("/api/rooms/{number}")
@@ -476,6 +559,11 @@ def _routes(app: FastAPI, settings: Settings) -> None:  # noqa: PLR0915 - one pl
         token: str | None = None,
     ) -> None:
         await socket.accept()
+        origin = foreign_origin(socket.scope, settings)
+        if origin is not None:  # a page on another site must not play with its visitor's cookie
+            refused = f"connections from {origin} are refused"
+            await _refuse(socket, CLOSE_FORBIDDEN, "forbidden_origin", refused)
+            return
         sockets: SocketCounts = socket.app.state.sockets
         address = ("address", socket.client.host if socket.client is not None else "")
         if not await _within_limit(socket, sockets, address, settings.max_sockets_per_address):

@@ -26,10 +26,12 @@ class User(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(32))
-    # Registered players log in by name, so a name is theirs alone; guests may share one.
-    login: Mapped[str | None] = mapped_column(String(32), unique=True)
+    # Registered players log in by name, so a name is theirs alone; guests may share one. ``login``
+    # is the name's key (hupai.server.names.name_key): names that look alike share it.
+    login: Mapped[str | None] = mapped_column(String(64), unique=True)
     password_hash: Mapped[str | None] = mapped_column(String(200))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    seen_at: Mapped[datetime | None] = mapped_column(default=utcnow)  # last use of a session (hourly)
 
     @property
     def is_guest(self) -> bool:
@@ -48,7 +50,10 @@ class AuthSession(Base):
 
 class Room(Base):
     __tablename__ = "rooms"
-    __table_args__ = (Index("ix_rooms_number_status", "number", "status"),)
+    __table_args__ = (
+        Index("ix_rooms_number_status", "number", "status"),
+        Index("ix_rooms_host_status", "host_id", "status"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     number: Mapped[str] = mapped_column(String(6))  # 房号: unique among rooms not yet closed
@@ -64,6 +69,7 @@ class Room(Base):
     closed_reason: Mapped[str | None] = mapped_column(String(200))
     seed: Mapped[int] = mapped_column(BigInteger)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    active_at: Mapped[datetime | None] = mapped_column(default=utcnow)  # last change while waiting
     finished_at: Mapped[datetime | None]
 
     seats: Mapped[list[RoomSeat]] = relationship(order_by="RoomSeat.seat", cascade="all, delete-orphan")

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+
+from hupai.server.names import clean_name
 
 BotLevel = Literal["random", "efficiency", "strong"]
-NAME_PATTERN = r"^[^\x00-\x1f<>]{1,16}$"  # printable, no markup: names appear on other players' screens
+# A name appears on other players' screens: normalised, visible, no markup (hupai.server.names).
+PlayerName = Annotated[str, Field(min_length=1, max_length=64), AfterValidator(clean_name)]
 
 
 class Strict(BaseModel):
@@ -15,17 +18,21 @@ class Strict(BaseModel):
 
 
 class GuestIn(Strict):
-    name: str = Field(pattern=NAME_PATTERN, description="昵称 nickname shown at the table")
+    name: PlayerName = Field(description="昵称 nickname shown at the table")
 
 
 class RegisterIn(Strict):
-    name: str = Field(pattern=NAME_PATTERN)
+    name: PlayerName
     password: str = Field(min_length=8, max_length=200)
 
 
 class LoginIn(Strict):
     name: str = Field(max_length=32)
     password: str = Field(max_length=200)
+
+
+class LogoutIn(Strict):
+    everywhere: bool = Field(default=False, description="end every session of this user, not only this one")
 
 
 class UserOut(BaseModel):

@@ -1,4 +1,5 @@
-"""Server settings: where the database lives and how long players may think."""
+"""Server settings: where the database lives, how long players may think, and the limits that keep
+one hostile client from hurting everyone else (docs/security.md, "Accounts and HTTP")."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ from pathlib import Path
 from platformdirs import user_data_dir
 
 DATABASE_ENV = "HUPAI_DATABASE_URL"
-SECURE_COOKIES_ENV = "HUPAI_SECURE_COOKIES"  # "1" behind HTTPS
+SECURE_COOKIES_ENV = "HUPAI_SECURE_COOKIES"  # "1": Secure cookies even on plain HTTP requests
+ALLOWED_ORIGINS_ENV = "HUPAI_ALLOWED_ORIGINS"  # comma-separated origins besides the server's own
+TRUSTED_PROXY_ENV = "HUPAI_TRUSTED_PROXY"  # "1": believe X-Forwarded-Proto/-For/-Host
 
 
 def default_database_url() -> str:
@@ -34,13 +37,41 @@ class Settings:
     connects_per_minute: int = 30  # table sockets one player may open a minute (4429 beyond)
     max_sockets_per_address: int = 64  # table sockets from one network address at once (4429 beyond)
     session_days: int = 30
-    secure_cookies: bool = False  # cookies only over HTTPS
+    secure_cookies: bool = False  # Secure cookies always (they are Secure on HTTPS requests anyway)
+    # Cross-site requests: origins allowed besides the server's own (e.g. "https://mahjong.example"),
+    # and whether a proxy in front of the server is trusted to say the scheme, client and host.
+    allowed_origins: tuple[str, ...] = ()
+    trusted_proxy: bool = False
+    # Logging in and registering: attempts per client address and per name in a minute, and how
+    # many argon2 hashes (64 MiB each) run at once.
+    login_attempts_per_address: int = 10
+    login_attempts_per_name: int = 5
+    hash_workers: int = 2
+    # Guests and rooms.
+    guests_per_address_per_hour: int = 60
+    rooms_per_address_per_hour: int = 60
+    waiting_rooms_per_user: int = 3
+    idle_room_hours: float = 2.0  # a waiting room nobody touched for this long is closed
+    stale_guest_days: float = 7.0  # a guest unseen this long, who never played, is deleted
+    cleanup_seconds: float = 600.0  # how often the server looks for both
 
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:
-        """Settings from ``HUPAI_DATABASE_URL`` and ``HUPAI_SECURE_COOKIES``, then ``overrides``."""
+        """Settings from ``HUPAI_DATABASE_URL``, ``HUPAI_SECURE_COOKIES``, ``HUPAI_ALLOWED_ORIGINS``
+        and ``HUPAI_TRUSTED_PROXY``, then ``overrides``."""
         settings = cls(
             database_url=os.environ.get(DATABASE_ENV) or default_database_url(),
-            secure_cookies=os.environ.get(SECURE_COOKIES_ENV, "").strip().lower() in ("1", "true", "yes"),
+            secure_cookies=_flag(os.environ.get(SECURE_COOKIES_ENV, "")),
+            allowed_origins=_origins(os.environ.get(ALLOWED_ORIGINS_ENV, "")),
+            trusted_proxy=_flag(os.environ.get(TRUSTED_PROXY_ENV, "")),
         )
         return replace(settings, **overrides)  # type: ignore[arg-type]
+
+
+def _flag(value: str) -> bool:
+    return value.strip().lower() in ("1", "true", "yes")
+
+
+def _origins(value: str) -> tuple[str, ...]:
+    """``scheme://host[:port]`` entries, lower-cased and without a trailing slash."""
+    return tuple(part.strip().rstrip("/").lower() for part in value.split(",") if part.strip())

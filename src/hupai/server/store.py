@@ -7,28 +7,32 @@ message a player understands.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import secrets
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import delete, select
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from hupai.rules import RuleError, find_preset, load_ruleset
 from hupai.server.database import WRITE_LOCK
 from hupai.server.models import AuthSession, Move, PlayedHand, Result, Room, RoomSeat, User, utcnow
+from hupai.server.names import name_key
 from hupai.server.schemas import EscapeOut, HistoryEntry, RoomIn, RoomOut, RuleCardOut, SeatOut, UserOut
 from hupai.server.stats import ranks, seat_stats
 
 SEATS = 4
 OPEN_STATUSES = ("waiting", "playing")
+SEEN_EVERY = timedelta(hours=1)  # how often a player's last-seen time is written
+CLEANUP_BATCH = 1000  # stale guests deleted per cleanup (the next one takes the rest)
 _hasher = PasswordHasher()
 
 
@@ -73,6 +77,21 @@ class Seating:
     users: tuple[int | None, ...]
     bots: tuple[str | None, ...]
     left: tuple[bool, ...]
+
+
+@functools.cache
+def _dummy_hash() -> str:
+    """A hash no password matches, for names with no account (made once per process)."""
+    return _hasher.hash(secrets.token_urlsafe(32))
+
+
+def verify_password(stored: str | None, password: str) -> bool:
+    """Whether ``password`` matches ``stored``. A missing account is checked against a dummy hash, so
+    an unknown name costs the same ~0.1 s as a known one and answers no faster (no enumeration)."""
+    try:
+        return _hasher.verify(stored or _dummy_hash(), password) and stored is not None
+    except (VerificationError, InvalidHashError):
+        return False
 
 
 def token_hash(token: str) -> str:
@@ -134,10 +153,21 @@ def _bot_name(level: str | None, seat: int) -> str | None:
     return f"电脑{seat + 1}·{getattr(bot, 'zh', level)}"
 
 
+@dataclass(frozen=True)
+class Cleanup:
+    """What one cleanup did: the waiting rooms it closed, and how many stale guests it deleted."""
+
+    rooms: list[int]
+    guests: int
+
+
 class Store:
-    def __init__(self, sessions: sessionmaker[Session], *, session_days: int = 30) -> None:
+    def __init__(
+        self, sessions: sessionmaker[Session], *, session_days: int = 30, waiting_rooms_per_user: int = 3
+    ) -> None:
         self.sessions = sessions
         self.session_days = session_days
+        self.waiting_rooms_per_user = waiting_rooms_per_user
 
     # --- accounts ------------------------------------------------------------------------------
 
@@ -148,7 +178,10 @@ class Store:
         return token
 
     def create_guest(self, name: str) -> tuple[UserOut, str]:
+        """A guest: any name but a registered player's (or one that looks like it)."""
         with self.sessions.begin() as db:
+            if db.scalar(select(User.id).where(User.login == name_key(name))) is not None:
+                raise Conflict(f"the name {name!r} belongs to a registered player; pick another")
             user = User(name=name)
             db.add(user)
             db.flush()
@@ -156,35 +189,47 @@ class Store:
 
     def register(self, name: str, password: str, *, guest_id: int | None = None) -> tuple[UserOut, str]:
         """A named account; a guest who registers keeps their games (``guest_id``)."""
-        with self.sessions.begin() as db:
-            if db.scalar(select(User).where(User.login == name.casefold())) is not None:
+        login = name_key(name)
+        with self.sessions() as db:  # a taken name is refused before the costly hash
+            if db.scalar(select(User.id).where(User.login == login)) is not None:
                 raise Conflict(f"the name {name!r} is taken")
-            user = db.get(User, guest_id) if guest_id is not None else None
-            if user is None or not user.is_guest:
-                user = User(name=name)
-                db.add(user)
-            user.name = name
-            user.login = name.casefold()
-            user.password_hash = _hasher.hash(password)
-            db.flush()
-            return user_out(user), self._new_session(db, user)
+        password_hash = _hasher.hash(password)  # outside the transaction: it takes ~0.1 s
+        try:
+            with self.sessions.begin() as db:
+                user = db.get(User, guest_id) if guest_id is not None else None
+                if user is None or not user.is_guest:
+                    user = User(name=name)
+                    db.add(user)
+                user.name = name
+                user.login = login
+                user.password_hash = password_hash
+                db.flush()  # the unique login refuses a name registered meanwhile (IntegrityError)
+                # The guest's old tokens die with the guest: whoever copied one must not own the account.
+                db.execute(delete(AuthSession).where(AuthSession.user_id == user.id))
+                return user_out(user), self._new_session(db, user)
+        except IntegrityError:
+            raise Conflict(f"the name {name!r} is taken") from None
 
     def login(self, name: str, password: str) -> tuple[UserOut, str]:
         with self.sessions.begin() as db:
-            user = db.scalar(select(User).where(User.login == name.casefold()))
-            try:
-                if user is None or user.password_hash is None:
-                    raise VerificationError
-                _hasher.verify(user.password_hash, password)
-            except (VerificationError, InvalidHashError):
-                raise Unauthorized("wrong name or password") from None
-            if _hasher.check_needs_rehash(user.password_hash):
+            user = db.scalar(select(User).where(User.login == name_key(name)))
+            stored = None if user is None else user.password_hash
+            if not verify_password(stored, password) or user is None or stored is None:
+                raise Unauthorized("wrong name or password")
+            if _hasher.check_needs_rehash(stored):
                 user.password_hash = _hasher.hash(password)
             return user_out(user), self._new_session(db, user)
 
-    def logout(self, token: str) -> None:
+    def logout(self, token: str, *, everywhere: bool = False) -> None:
+        """End this session, or (``everywhere``) every session of its user."""
         with self.sessions.begin() as db:
-            db.execute(delete(AuthSession).where(AuthSession.token_hash == token_hash(token)))
+            found = db.get(AuthSession, token_hash(token))
+            if found is None:
+                return
+            if everywhere:
+                db.execute(delete(AuthSession).where(AuthSession.user_id == found.user_id))
+            else:
+                db.delete(found)
 
     def user_for_token(self, token: str | None) -> UserOut | None:
         if not token:
@@ -193,7 +238,12 @@ class Store:
             found = db.get(AuthSession, token_hash(token))
             if found is None or found.expires_at < utcnow():
                 return None
-            return user_out(found.user)
+            user = found.user
+            seen = user.seen_at
+        if seen is None or seen < utcnow() - SEEN_EVERY:  # written hourly, not on every request
+            with self.sessions.begin() as db:
+                db.execute(update(User).where(User.id == user.id).values(seen_at=utcnow()))
+        return user_out(user)
 
     # --- rooms ---------------------------------------------------------------------------------
 
@@ -226,6 +276,7 @@ class Store:
         except RuleError as error:
             raise StoreError(str(error)) from None
         with self._writing() as db:
+            self._check_waiting_rooms(db, host_id)
             number = self._free_number(db)
             room = Room(
                 number=number,
@@ -245,6 +296,17 @@ class Store:
             db.flush()
             db.refresh(room)
             return room_out(room)
+
+    def _check_waiting_rooms(self, db: Session, host_id: int) -> None:
+        """A host has at most ``waiting_rooms_per_user`` rooms waiting (the 900,000 numbers are shared)."""
+        db.get(User, host_id, with_for_update=True)  # one host's creations queue up (PostgreSQL)
+        waiting = db.scalar(
+            select(func.count(Room.id)).where(Room.host_id == host_id, Room.status == "waiting")
+        )
+        if (waiting or 0) >= self.waiting_rooms_per_user:
+            raise Conflict(
+                f"you already have {waiting} rooms waiting; start or leave one before opening another"
+            )
 
     @staticmethod
     def _free_number(db: Session) -> str:
@@ -276,6 +338,7 @@ class Store:
             raise Conflict(
                 "the game has already started" if room.status == "playing" else "the room is closed"
             )
+        room.active_at = utcnow()  # every change to a waiting room keeps it from expiring
         return room
 
     def sit(self, number: str, user_id: int, seat: int | None = None) -> RoomOut:
@@ -428,6 +491,65 @@ class Store:
     def playing_room_ids(self) -> list[int]:
         with self.sessions() as db:
             return list(db.scalars(select(Room.id).where(Room.status == "playing")))
+
+    # --- cleanup -------------------------------------------------------------------------------
+
+    def cleanup(
+        self, *, idle_room_hours: float, stale_guest_days: float, now: datetime | None = None
+    ) -> Cleanup:
+        """Close waiting rooms nobody touched for ``idle_room_hours`` (their numbers are free again),
+        and delete guests who have not used a session for ``stale_guest_days`` and never played."""
+        now = now or utcnow()
+        with self.sessions.begin() as db:
+            rooms = self._close_idle_rooms(db, now - timedelta(hours=idle_room_hours))
+            guests = self._delete_stale_guests(db, now - timedelta(days=stale_guest_days))
+        return Cleanup(rooms=rooms, guests=guests)
+
+    @staticmethod
+    def _close_idle_rooms(db: Session, before: datetime) -> list[int]:
+        idle = list(
+            db.scalars(
+                select(Room.id).where(
+                    Room.status == "waiting", func.coalesce(Room.active_at, Room.created_at) < before
+                )
+            )
+        )
+        if idle:
+            db.execute(update(Room).where(Room.id.in_(idle)).values(status="dissolved", finished_at=utcnow()))
+        return idle
+
+    @staticmethod
+    def _delete_stale_guests(db: Session, before: datetime) -> int:
+        """Guests unseen since ``before`` with no result and no seat in a game in play. Rooms they host
+        never started (a host who played has results), so those rooms go with them."""
+        in_play = select(RoomSeat.user_id).join(Room, Room.id == RoomSeat.room_id)
+        in_play = in_play.where(Room.status == "playing", RoomSeat.user_id.is_not(None))
+        played = select(Result.user_id).where(Result.user_id.is_not(None))
+        # A host whose room has results keeps it (and so cannot go): belt and braces, as such a host
+        # has a result of their own.
+        hosts_of_played = select(Room.host_id).where(Room.id.in_(select(Result.room_id)))
+        stale = list(
+            db.scalars(
+                select(User.id)
+                .where(
+                    User.login.is_(None),
+                    func.coalesce(User.seen_at, User.created_at) < before,
+                    User.id.not_in(in_play),
+                    User.id.not_in(played),
+                    User.id.not_in(hosts_of_played),
+                )
+                .limit(CLEANUP_BATCH)
+            )
+        )
+        if not stale:
+            return 0
+        hosted = select(Room.id).where(Room.host_id.in_(stale), Room.status != "playing")
+        db.execute(delete(RoomSeat).where(RoomSeat.room_id.in_(hosted)))
+        db.execute(delete(Room).where(Room.host_id.in_(stale), Room.status != "playing"))
+        db.execute(update(RoomSeat).where(RoomSeat.user_id.in_(stale)).values(user_id=None, ready=False))
+        db.execute(delete(AuthSession).where(AuthSession.user_id.in_(stale)))
+        db.execute(delete(User).where(User.id.in_(stale)))
+        return len(stale)
 
     # --- play ------------------------------------------------------------------------------------
 

@@ -1,0 +1,104 @@
+"""Rate limits and the password-hashing pool: what one client may ask of the server in a while.
+
+The limits live in memory, per server process (a restart forgets them, which only ever lets a
+client try again sooner). docs/security.md ("Accounts and HTTP") lists each with its setting.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import time
+from collections import deque
+from collections.abc import Callable
+from typing import TypeVar
+
+from starlette.concurrency import run_in_threadpool
+
+from hupai.server.settings import Settings
+from hupai.server.store import StoreError
+
+T = TypeVar("T")
+MAX_KEYS = 100_000  # addresses and names remembered per limit; beyond that the quietest are forgotten
+HASH_QUEUE_PER_WORKER = 16  # waiting hashes per worker before further logins are told to come back
+
+
+class RateLimited(StoreError):
+    status = 429
+    code = "rate_limited"
+
+    def __init__(self, message: str, retry_after: float) -> None:
+        super().__init__(message)
+        self.retry_after = max(1, math.ceil(retry_after))
+
+
+class Busy(StoreError):
+    status = 503
+    code = "busy"
+    retry_after = 5
+
+
+class RateLimiter:
+    """At most ``limit`` events per ``window`` seconds for each key (a sliding log of times)."""
+
+    def __init__(self, limit: int, window: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.limit = limit
+        self.window = window
+        self.clock = clock
+        self.events: dict[str, deque[float]] = {}
+
+    def wait(self, key: str) -> float:
+        """Seconds until ``key`` may act again (0: now)."""
+        times = self.events.get(key)
+        if times is None:
+            return 0.0
+        now = self.clock()
+        while times and times[0] <= now - self.window:
+            times.popleft()
+        if len(times) < self.limit:
+            return 0.0
+        return times[0] + self.window - now
+
+    def record(self, key: str) -> None:
+        times = self.events.pop(key, None) or deque(maxlen=max(1, self.limit))
+        times.append(self.clock())
+        self.events[key] = times  # re-inserted: the dict stays ordered from quietest to busiest
+        if len(self.events) > MAX_KEYS:
+            self._forget()
+
+    def check(self, key: str, message: str) -> None:
+        """Refuse (429) when ``key`` is over the limit; otherwise count this event."""
+        wait = self.wait(key)
+        if wait > 0:
+            raise RateLimited(message, wait)
+        self.record(key)
+
+    def _forget(self) -> None:
+        """Bound the memory a flood of distinct keys can take: drop the least recently active half."""
+        for key in list(self.events)[: len(self.events) // 2]:
+            del self.events[key]
+
+
+class Limits:
+    """The limits of one server: made when it starts, inside its event loop."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.login_by_address = RateLimiter(settings.login_attempts_per_address, 60.0)
+        self.login_by_name = RateLimiter(settings.login_attempts_per_name, 60.0)
+        self.guests_by_address = RateLimiter(settings.guests_per_address_per_hour, 3600.0)
+        self.rooms_by_address = RateLimiter(settings.rooms_per_address_per_hour, 3600.0)
+        self.hashing = asyncio.Semaphore(settings.hash_workers)
+        self.hash_queue = HASH_QUEUE_PER_WORKER * settings.hash_workers
+        self.hashes_waiting = 0
+
+    async def hashed(self, work: Callable[[], T]) -> T:
+        """Run ``work`` (which hashes a password: 64 MiB and ~0.1 s of CPU) in the thread pool, at most
+        ``hash_workers`` at once; waiting costs no thread, and a long queue is refused (503)."""
+        if self.hashes_waiting >= self.hash_queue:
+            raise Busy("the server is busy logging people in; try again in a few seconds")
+        self.hashes_waiting += 1
+        try:
+            async with self.hashing:
+                return await run_in_threadpool(work)
+        finally:
+            self.hashes_waiting -= 1
