@@ -52,7 +52,7 @@ def assert_closed_with_a_reason(client: TestClient, number: str, host: dict[str,
     vote = client.post(f"/api/rooms/{number}/dissolve", json={"agree": True}, headers=host)
     assert vote.status_code == 409
     assert vote.json()["error"]["message"].startswith("the room was closed: the server could not")
-    leave = client.post(f"/api/rooms/{number}/leave", headers=host)
+    leave = client.post(f"/api/rooms/{number}/leave", json={}, headers=host)
     assert leave.status_code == 409
     assert "closed" in leave.json()["error"]["message"]
 
@@ -64,7 +64,7 @@ def test_a_table_that_cannot_be_rebuilt_closes_its_room(
     number = new_room(client, host)
     monkeypatch.setattr(Table, "resume", fail)
     with connect(client, number, host) as socket:
-        assert client.post(f"/api/rooms/{number}/start", headers=host).status_code == 200
+        assert client.post(f"/api/rooms/{number}/start", json={}, headers=host).status_code == 200
         message = until_closed(socket)
     assert "could not be rebuilt" in message["room"]["closed_reason"]
     assert_closed_with_a_reason(client, number, host)
@@ -75,7 +75,7 @@ def test_a_dissolve_that_cannot_finish_the_match_closes_the_room(
 ) -> None:
     host = guest(client, "房主")
     number = new_room(client, host)
-    client.post(f"/api/rooms/{number}/start", headers=host)
+    client.post(f"/api/rooms/{number}/start", json={}, headers=host)
     monkeypatch.setattr(Store, "finish_match", fail)
     with connect(client, number, host) as socket:
         answer = client.post(f"/api/rooms/{number}/dissolve", json={"agree": True}, headers=host)
@@ -90,9 +90,9 @@ def test_an_escape_that_cannot_finish_the_match_closes_the_room(
 ) -> None:
     host = guest(client, "房主")
     number = new_room(client, host)
-    client.post(f"/api/rooms/{number}/start", headers=host)
+    client.post(f"/api/rooms/{number}/start", json={}, headers=host)
     monkeypatch.setattr(Store, "finish_match", fail)
-    answer = client.post(f"/api/rooms/{number}/leave", headers=host)
+    answer = client.post(f"/api/rooms/{number}/leave", json={}, headers=host)
     assert answer.json()["status"] == "closed"
     assert_closed_with_a_reason(client, number, host)
 
@@ -102,7 +102,7 @@ def test_a_match_that_cannot_be_finished_after_its_last_hand_closes_the_room(
 ) -> None:
     host = guest(client, "房主")
     number = new_room(client, host, hands=4)
-    client.post(f"/api/rooms/{number}/start", headers=host)
+    client.post(f"/api/rooms/{number}/start", json={}, headers=host)
     monkeypatch.setattr(Store, "finish_match", fail)
     with connect(client, number, host) as socket:
         until_closed(socket, play=True)

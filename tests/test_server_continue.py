@@ -44,7 +44,7 @@ def two_people_room(client: TestClient, next_hand_seconds: int) -> tuple[str, di
     number = new_room(client, host, hands=4, next_hand_seconds=next_hand_seconds)
     client.post(f"/api/rooms/{number}/sit", json={"seat": 2}, headers=friend)
     client.post(f"/api/rooms/{number}/ready", json={"ready": True}, headers=friend)
-    assert client.post(f"/api/rooms/{number}/start", headers=host).status_code == 200
+    assert client.post(f"/api/rooms/{number}/start", json={}, headers=host).status_code == 200
     return number, host, friend
 
 
@@ -112,7 +112,7 @@ def test_a_continue_at_the_wrong_moment_is_refused(client: TestClient) -> None:
     host = guest(client, "甲")
     watcher = guest(client, "观众")
     number = new_room(client, host, hands=4, next_hand_seconds=3)
-    client.post(f"/api/rooms/{number}/start", headers=host)
+    client.post(f"/api/rooms/{number}/start", json={}, headers=host)
     with connect(client, number, host) as socket, connect(client, number, watcher) as spectator:
         read_until(socket, of_type("update"))
         socket.send_json({"type": "continue"})  # a hand is in play
@@ -142,7 +142,7 @@ def test_a_whole_match_summary_counts_every_player(tmp_path: Path) -> None:
     with server(f"sqlite:///{tmp_path / 'm.sqlite3'}") as client:  # no pause between hands
         host = guest(client, "小明")
         number = new_room(client, host, preset="nanning", hands=4, bot_level="efficiency")
-        client.post(f"/api/rooms/{number}/start", headers=host)
+        client.post(f"/api/rooms/{number}/start", json={}, headers=host)
         with connect(client, number, host) as socket:
             messages = play_socket(socket, seed=5)
         history = client.get("/api/me/history", headers=host).json()

@@ -71,7 +71,7 @@ def test_a_sync_is_answered_once_per_interval(url: str) -> None:
     with server(url, sync_interval_seconds=60.0) as client:
         host = guest(client, "房主")
         number = new_room(client, host)
-        client.post(f"/api/rooms/{number}/start", headers=host)
+        client.post(f"/api/rooms/{number}/start", json={}, headers=host)
         with connect(client, number, host) as socket:
             socket.send_json({"type": "sync", "hand": 0, "since": 0})
             socket.send_json({"type": "sync", "hand": 0, "since": 0})
