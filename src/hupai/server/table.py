@@ -37,7 +37,7 @@ from hupai.game.match import Match
 from hupai.game.model import HandState, Phase
 from hupai.game.record import ESCAPE, HandRecord, MatchRecord, write_record
 from hupai.game.record import Escape as EscapeAct
-from hupai.game.view import SeatView, events_as_dicts, events_for, full_view, view
+from hupai.game.view import SeatView, event_position, events_as_dicts, events_for, full_view, view
 from hupai.rules import load_ruleset
 from hupai.server.hints import seat_hints, winning_tiles
 from hupai.server.protocol import Act, ClientMessageType, Continue, Hints, Ping, Sync, Ting, Trustee
@@ -59,7 +59,8 @@ class Connection:
         self.user_id = user_id
         self.seat: int | None = None
         self.hand_index = hand  # the hand this client has events of
-        self.sent_events = since  # how many of that hand's events it has
+        self.sent_events = since  # how many of that hand's events it has, as its seat sees them
+        self.events_at: int | None = None  # where they end among all the hand's events (None: find it)
         self.outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         self.closed = False
         self.hints = False  # the player asked for hints
@@ -290,6 +291,7 @@ class Table:
         self.last_hand_end = None
         for connection in self.connections:
             connection.sent_events = 0
+            connection.events_at = 0
         self._refresh_pending()
         self._broadcast_update()
 
@@ -647,6 +649,7 @@ class Table:
         elif isinstance(message, Sync):
             connection.hand_index = message.hand
             connection.sent_events = message.since
+            connection.events_at = None
             self._send_update(connection)
         elif isinstance(message, Trustee):
             await self._trustee(connection, message.on)
@@ -758,9 +761,15 @@ class Table:
         if connection.hand_index != hand:
             connection.hand_index = hand
             connection.sent_events = 0
-        start = min(connection.sent_events, len(state.events))
-        events = events_for(state, connection.seat, start=start)
-        connection.sent_events = len(state.events)
+            connection.events_at = 0
+        if connection.events_at is None:  # counted as this seat sees them (others' passes left out)
+            connection.events_at, connection.sent_events = event_position(
+                state, connection.seat, connection.sent_events
+            )
+        start = connection.sent_events
+        events = events_for(state, connection.seat, start=connection.events_at)
+        connection.sent_events += len(events)
+        connection.events_at = len(state.events)
         seen = view(state, connection.seat)
         message: dict[str, Any] = {
             "type": "update",
