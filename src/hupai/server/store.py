@@ -102,6 +102,7 @@ def room_out(room: Room) -> RoomOut:
         hands=room.hands,
         decision_seconds=room.decision_seconds,
         next_hand_seconds=room.next_hand_seconds,
+        claim_seconds=room.claim_seconds,
         bot_level=room.bot_level,
         rules=rule_card(room.preset, room.options),
         seats=[
@@ -217,6 +218,7 @@ class Store:
                 hands=spec.hands,
                 decision_seconds=spec.decision_seconds,
                 next_hand_seconds=spec.next_hand_seconds,
+                claim_seconds=spec.claim_seconds,
                 bot_level=spec.bot_level,
                 host_id=host_id,
                 status="waiting",
