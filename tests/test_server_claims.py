@@ -163,7 +163,7 @@ def play_first_discard(client: TestClient, deals: Deals, hands: dict[int, str]) 
                 seat2.append(received(second))
             seat2.insert(0, (passed_at, {"type": "sent_pass"}))
         seen = {name: reader.finish() for name, reader in readers.items()}
-    return {"joined": joined, "seen": seen, "seat2": seat2}
+    return {"joined": joined, "seen": seen, "seat2": seat2, "number": number, "seat1": one}
 
 
 def test_nobody_can_tell_whether_a_seat_could_claim(client: TestClient, deals: Deals) -> None:
@@ -213,3 +213,18 @@ def test_the_pause_is_a_room_setting_within_bounds(client: TestClient) -> None:
     assert client.post("/api/rooms", json={}, headers=host).json()["claim_seconds"] == 0.6
     for wrong in (0.1, 3.5, "soon"):
         assert client.post("/api/rooms", json={"claim_seconds": wrong}, headers=host).status_code == 422
+
+
+def test_a_reconnect_counts_events_as_its_seat_received_them(client: TestClient, deals: Deals) -> None:
+    """Seat 1 never received seat 2's pass: its ``since`` counts without it, and still resumes exactly."""
+    run = play_first_discard(client, deals, CLAIM)
+    updates = [
+        m for m in run["joined"]["seat1"] + [m for _, m in run["seen"]["seat1"]] if m["type"] == "update"
+    ]
+    had = updates[-1]["from"] + len(updates[-1]["events"])
+    assert had == sum(len(update["events"]) for update in updates)
+    for since, missed in ((had, []), (had - 1, updates[-1]["events"][-1:])):
+        with connect(client, run["number"], run["seat1"], hand=0, since=since) as socket:
+            back = first_update(socket)[-1]
+        assert back["from"] == since
+        assert back["events"] == missed
