@@ -11,7 +11,9 @@ time drawn from 0.5-1.5 × ``--think`` seconds (a win when it may, otherwise any
 
 Action latency is the time from sending an answer to receiving the update that shows it applied (the
 prompt with that number gone): the server's whole path — edge checks, the table's inbox, the engine,
-the stored move, and the updates to all four seats. Figures are taken after a warm-up. Target
+the stored move, and the updates to all four seats. An answer to a claim before the room's
+``claim_seconds`` have run is held by the table until then; its latency counts from that moment.
+Figures are taken after a warm-up. Target
 (issue 6): 250 tables at once with p99 under 100 ms on a 2-core machine.
 """
 
@@ -116,12 +118,17 @@ def call(base: str, path: str, body: dict[str, Any] | None = None, token: str | 
 def open_room(base: str, index: int) -> tuple[str, list[str]]:
     """A started 16-hand room with four guests in it; returns its number and their tokens."""
     tokens = [call(base, "/api/guest", {"name": f"玩家{index}-{seat}"})["token"] for seat in range(4)]
-    number = call(base, "/api/rooms", {"preset": "nanjing", "hands": 16}, tokens[0])["number"]
+    room = {"preset": "nanjing", "hands": 16, "claim_seconds": CLAIM_SECONDS}
+    number = call(base, "/api/rooms", room, tokens[0])["number"]
     for token in tokens[1:]:
         call(base, f"/api/rooms/{number}/sit", {}, token)
         call(base, f"/api/rooms/{number}/ready", {"ready": True}, token)
     call(base, f"/api/rooms/{number}/start", {}, tokens[0])
     return number, tokens
+
+
+# A claim window is never released sooner than this after the discard (the rooms' setting).
+CLAIM_SECONDS = 0.6
 
 
 # --- the players -------------------------------------------------------------------------------------
@@ -137,6 +144,7 @@ class Player:
         self.rng = rng
         self.answered: set[int] = set()
         self.waiting: dict[int, float] = {}  # prompt number → when its answer was sent
+        self.prompted: dict[int, float] = {}  # prompt number → when it arrived
 
     async def play(self, stop: asyncio.Event) -> None:
         try:
@@ -172,6 +180,7 @@ class Player:
                             stats.latencies.append(now - sent_at)
                 if prompt is not None and not prompt["automatic"] and prompt["seq"] not in self.answered:
                     self.answered.add(prompt["seq"])
+                    self.prompted[prompt["seq"]] = now
                     asyncio.get_running_loop().create_task(self._answer(ws, prompt))
 
     async def _answer(self, ws: ClientConnection, prompt: dict[str, Any]) -> None:
@@ -180,7 +189,11 @@ class Player:
         wins = [action for action in legal if action["act"] == "hu"]
         choice = wins[0] if wins else self.rng.choice(legal)
         action = {key: value for key, value in choice.items() if key != "seat"}
-        self.waiting[prompt["seq"]] = time.perf_counter()
+        sent = time.perf_counter()
+        opened = self.prompted.pop(prompt["seq"], sent)
+        if any(option["act"] == "pass" for option in legal):  # held until the window's release
+            sent = max(sent, opened + CLAIM_SECONDS)
+        self.waiting[prompt["seq"]] = sent
         if self.stats.measuring:
             self.stats.sent += 1
         try:

@@ -39,7 +39,9 @@ def client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestClien
 
 
 def check_private(messages: list[Message], seat: int | None) -> int:
-    """Assert that ``seat`` (None: a spectator) saw no other seat's concealed tiles; returns the
+    """Assert that ``seat`` (None: a spectator) saw no other seat's concealed tiles, and nothing that
+    tells who may claim a discard: no other seat's pass, no list of seats the table waits on, and a
+    claim window after every discard (tests/test_server_claims.py compares whole runs); returns the
     number of updates checked."""
     checked = 0
     for message in messages:
@@ -55,12 +57,18 @@ def check_private(messages: list[Message], seat: int | None) -> int:
         ended = seen["phase"] == "ended"
         if not ended:
             assert seen["hands"] is None
+        assert "waiting_on" not in message["table"]
         for event in message["events"]:
             hidden = HIDDEN_EVENTS.get(event["event"])
             if hidden is not None and event["seat"] != seat:
                 assert event[hidden] is None, (seat, event)
             if event["event"] == "hand_ended":
                 assert ended
+            if event["event"] == "passed":
+                assert event["seat"] == seat, (seat, event)
+        moves = [event["event"] for event in message["events"] if event["event"] != "payment_made"]
+        if moves and moves[-1] == "tile_discarded":
+            assert seen["phase"] == "claim"  # whether or not anyone may claim it
         for action in message.get("prompt", {}).get("legal", []):
             assert action["seat"] == seat
     return checked

@@ -55,7 +55,17 @@ from hupai.hand import waits
 from hupai.rules.base import RuleSet, Transfer, WinVerdict
 from hupai.tiles import NUM_KINDS, format_tiles, tile_name
 
-__all__ = ["IllegalAction", "InvalidDeal", "legal_actions", "new_hand", "step", "verify", "win_refusal"]
+__all__ = [
+    "IllegalAction",
+    "InvalidDeal",
+    "held_open",
+    "legal_actions",
+    "new_hand",
+    "release_claims",
+    "step",
+    "verify",
+    "win_refusal",
+]
 
 DEALER_TILES = 14
 HAND_TILES = 13
@@ -672,11 +682,34 @@ def _discard(state: HandState, seat: int, tile: int, events: list[Event]) -> Non
     wild = state.pizi is not None and tile in (state.pizi, state.laizi)
     options = {} if wild else _claim_options(state, seat, tile)
     state.refused_wins = {} if options or wild else _refused_wins(state, seat, tile)
-    if options:
+    if options or state.hold_claims:
         state.phase = Phase.CLAIM
         state.window = ClaimWindow(discarder=seat, tile=tile, options=options)
         return
     _draw(state, next_seat(seat), replacement=False, events=events)
+
+
+def held_open(state: HandState) -> bool:
+    """Whether a claim (or robbing) window is open that waits on nobody: one ``hold_claims`` keeps
+    open until :func:`release_claims`."""
+    window = state.window
+    return state.phase in (Phase.CLAIM, Phase.ROB) and window is not None and not window.options
+
+
+def release_claims(state: HandState) -> list[Event]:
+    """Close a held window that waits on nobody, exactly as if everyone had passed: the next seat
+    draws (a held added kong is completed). Does nothing otherwise; returns the events."""
+    if not held_open(state):
+        return []
+    window = state.window
+    assert window is not None
+    events: list[Event] = []
+    if state.phase is Phase.ROB:
+        _resolve_rob(state, window, events)
+    else:
+        _resolve_claims(state, window, events)
+    state.events.extend(events)
+    return events
 
 
 def _refused_wins(state: HandState, discarder: int, tile: int) -> dict[int, str]:
@@ -787,7 +820,7 @@ def _own_kong(state: HandState, seat: int, tile: int, events: list[Event]) -> No
             context = _claim_context(state, other, tile, seat, WinKind.ROBBED_KONG)
             if state.ruleset.judge_win(state, context).allowed:
                 robbers[other] = [Win(seat=other), Pass(seat=other)]
-    if robbers:
+    if robbers or state.hold_claims:
         events.append(KongAdded(seat, tile, completed=False))
         state.phase = Phase.ROB
         state.pending_kong = (seat, tile)

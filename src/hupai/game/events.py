@@ -1,7 +1,8 @@
 """What happened at the table: frozen event objects with past-tense names.
 
 Events carry every detail; :func:`redact` blanks what a given seat may not see (another seat's
-dealt or drawn tiles) before anything leaves the core. ``None`` in a tile field means hidden.
+dealt or drawn tiles) and :func:`visible_to` drops what it may not know of at all (another seat's
+pass) before anything leaves the core. ``None`` in a tile field means hidden.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ __all__ = [
     "Won",
     "event_to_dict",
     "redact",
+    "visible_to",
 ]
 
 
@@ -223,6 +225,12 @@ def redact(event: Event, viewer: int | None, *, concealed_kongs_public: bool = T
     if isinstance(event, ConcealedKongDeclared) and event.seat != viewer and not concealed_kongs_public:
         return replace(event, tile=None)
     return event
+
+
+def visible_to(event: Event, viewer: int | None) -> bool:
+    """Whether ``viewer`` (None: a spectator) may know the event happened at all: a pass is its own
+    seat's business — seeing others pass would tell who could have claimed the tile."""
+    return not isinstance(event, Passed) or event.seat == viewer
 
 
 def event_to_dict(event: Event) -> dict[str, Any]:

@@ -177,6 +177,9 @@ class HandState:
     refused_wins: dict[int, str] = field(default_factory=dict)  # seat -> why the last discard, which
     # completed its hand, could not be won (when no claim window opened); private to that seat
     laizi: int | None = None  # the wildcard kind it names (Enshi 赖子)
+    # Live tables: a discard (or added kong) nobody may claim still opens a window, with no options,
+    # until release_claims — so the table looks the same whether or not a seat could claim.
+    hold_claims: bool = False
 
     @property
     def live_tiles(self) -> int:

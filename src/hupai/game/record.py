@@ -26,7 +26,15 @@ from hupai.game.actions import (
     action_from_dict,
     action_to_dict,
 )
-from hupai.game.engine import IllegalAction, InvalidDeal, legal_actions, shuffled_deal, step, verify
+from hupai.game.engine import (
+    IllegalAction,
+    InvalidDeal,
+    legal_actions,
+    release_claims,
+    shuffled_deal,
+    step,
+    verify,
+)
 from hupai.game.match import HandResult, Match
 from hupai.game.model import SEATS, HandState, Phase
 from hupai.rules import load_ruleset
@@ -321,6 +329,7 @@ def apply_action(state: HandState, action: Action) -> None:
         undecided = [seat for seat in sorted(window.options) if seat not in window.decisions]
         for seat in undecided:
             step(state, Pass(seat=seat))
+        release_claims(state)  # a window held open for nobody (``hold_claims``) closes as passed
 
 
 def _refused_claim_on_last_discard(state: HandState, action: Action) -> str | None:
@@ -348,6 +357,9 @@ def close_open_window(state: HandState) -> None:
     """Pass every seat still undecided on the open discard, kong or 报听 window."""
     while state.phase in (Phase.CLAIM, Phase.ROB, Phase.DECLARE) and state.window is not None:
         undecided = [seat for seat in sorted(state.window.options) if seat not in state.window.decisions]
+        if not undecided:  # held open for nobody (``hold_claims``)
+            release_claims(state)
+            continue
         step(state, Pass(seat=undecided[0]))
 
 

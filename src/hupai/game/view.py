@@ -13,11 +13,20 @@ from typing import Any
 
 from hupai.game.actions import Action, action_from_dict, action_to_dict
 from hupai.game.engine import legal_actions
-from hupai.game.events import Event, event_to_dict, redact
+from hupai.game.events import Event, event_to_dict, redact, visible_to
 from hupai.game.model import HandState, MeldKind, Phase
 from hupai.tiles import NUM_KINDS, format_tiles, parse_tiles
 
-__all__ = ["PublicMeld", "PublicSeat", "SeatView", "events_for", "full_view", "replay_view", "view"]
+__all__ = [
+    "PublicMeld",
+    "PublicSeat",
+    "SeatView",
+    "event_position",
+    "events_for",
+    "full_view",
+    "replay_view",
+    "view",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,9 +264,27 @@ def replay_view(state: HandState) -> SeatView:
 
 
 def events_for(state: HandState, seat: int | None, *, start: int = 0) -> list[Event]:
-    """The hand's events from ``start`` on, as ``seat`` may see them (None: a spectator)."""
+    """The hand's events from ``start`` (an index into all of them) on, as ``seat`` may see them (None:
+    a spectator). Events another seat may not see at all — a pass, which would tell who could have
+    claimed — are left out, so a seat's own count of events differs from the hand's."""
     public = state.ruleset.concealed_kongs_public
-    return [redact(event, seat, concealed_kongs_public=public) for event in state.events[start:]]
+    return [
+        redact(event, seat, concealed_kongs_public=public)
+        for event in state.events[start:]
+        if visible_to(event, seat)
+    ]
+
+
+def event_position(state: HandState, seat: int | None, seen: int) -> tuple[int, int]:
+    """Where ``seat``'s first ``seen`` events (as :func:`events_for` counts them) end among all the
+    hand's events: (index into all of them, how many of ``seat``'s lie before it — ``seen``, or fewer
+    when the hand has fewer)."""
+    count = 0
+    for index, event in enumerate(state.events):
+        if count == seen:
+            return index, count
+        count += visible_to(event, seat)
+    return len(state.events), count
 
 
 def events_as_dicts(events: list[Event]) -> list[dict[str, Any]]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, Float, ForeignKey, Index, String, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
@@ -62,6 +62,8 @@ class Room(Base):
     hands: Mapped[int]  # hands in the match (4/8/16)
     decision_seconds: Mapped[int]
     next_hand_seconds: Mapped[int] = mapped_column(default=15, server_default="15")  # the pause between hands
+    # the pause after every discard, whether or not anyone may claim it
+    claim_seconds: Mapped[float] = mapped_column(Float, default=0.6, server_default="0.6")
     bot_level: Mapped[str] = mapped_column(String(20))  # fills seats still empty at the start
     host_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
     # waiting/playing/finished/dissolved, or closed: a table that could not go on (closed_reason says why)

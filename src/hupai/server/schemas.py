@@ -53,6 +53,12 @@ class RoomIn(Strict):
     next_hand_seconds: int = Field(
         default=15, ge=3, le=120, description="seconds between hands unless everyone presses 继续"
     )
+    claim_seconds: float = Field(
+        default=0.6,
+        ge=0.2,
+        le=3,
+        description="the pause after every discard, whether or not anyone may claim",
+    )
     bot_level: BotLevel = "strong"
 
 
@@ -113,6 +119,7 @@ class RoomOut(BaseModel):
     hands: int
     decision_seconds: int
     next_hand_seconds: int
+    claim_seconds: float
     bot_level: str
     rules: RuleCardOut
     seats: list[SeatOut]

@@ -29,6 +29,7 @@ class Settings:
     bot_delay_seconds: float = 0.8  # bots and 托管 seats wait this long, so people can follow the play
     # The pause between hands is each room's own setting; tests may override it for every room.
     next_hand_seconds: float | None = None
+    claim_seconds: float | None = None  # the pause after every discard: the room's unless set (tests)
     max_message_bytes: int = 4096
     max_body_bytes: int = 65536  # an HTTP request body over this is refused (413) before it is read
     messages_per_second: float = 20.0  # a client sending faster than this is told to slow down

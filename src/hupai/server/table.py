@@ -32,12 +32,21 @@ from typing import Any
 from hupai.bots import make_bot, ting_action, trustee_action
 from hupai.bots.base import Bot, unseen_from
 from hupai.game.actions import Action, ActionParseError, Pass, action_from_dict, action_to_dict
-from hupai.game.engine import IllegalAction, abandon, legal_actions, step, verify, win_refusal
+from hupai.game.engine import (
+    IllegalAction,
+    abandon,
+    held_open,
+    legal_actions,
+    release_claims,
+    step,
+    verify,
+    win_refusal,
+)
 from hupai.game.match import Match
-from hupai.game.model import HandState, Phase
+from hupai.game.model import ClaimWindow, HandState, Phase
 from hupai.game.record import ESCAPE, HandRecord, MatchRecord, write_record
 from hupai.game.record import Escape as EscapeAct
-from hupai.game.view import SeatView, events_as_dicts, events_for, full_view, view
+from hupai.game.view import SeatView, event_position, events_as_dicts, events_for, full_view, view
 from hupai.rules import load_ruleset
 from hupai.server.hints import seat_hints, winning_tiles
 from hupai.server.protocol import Act, ClientMessageType, Continue, Hints, Ping, Sync, Ting, Trustee
@@ -64,7 +73,8 @@ class Connection:
         self.user_id = user_id
         self.seat: int | None = None
         self.hand_index = hand  # the hand this client has events of
-        self.sent_events = since  # how many of that hand's events it has
+        self.sent_events = since  # how many of that hand's events it has, as its seat sees them
+        self.events_at: int | None = None  # where they end among all the hand's events (None: find it)
         self.outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         self.closed = False
         self.hints = False  # the player asked for hints
@@ -137,6 +147,8 @@ class Pending:
     due: float  # a person's deadline, or when an automatic seat acts
     automatic: bool
     choice: Action | None = None  # an automatic seat's decision, made when the prompt opens
+    answer: Action | None = None  # a person's answer given before the claim window's release: held
+    answer_at: float = 0.0  # when the held answer is applied (the release)
 
 
 class Table:
@@ -167,6 +179,8 @@ class Table:
         # Prompt numbers start anywhere, so an answer to a prompt from before a restart never matches.
         self.seq = secrets.randbelow(1 << 30)
         self.pending: dict[int, Pending] = {}
+        self.window: ClaimWindow | None = None  # the claim window the release time was set for
+        self.release_at: float | None = None  # no decision on that window is applied before this
         self.trustee: set[int] = set()
         self.ting: set[int] = set()  # seats played on by 听 this hand (private to each seat)
         self.waits_for: dict[int, tuple[tuple[Any, ...], list[int]]] = {}  # seat -> (hand key, waits)
@@ -308,11 +322,14 @@ class Table:
         if self.state is None or self.state.phase is Phase.ENDED:
             self._deal()
         else:
+            # Replayed without holding (a window open at a crash is not held again); held from here on.
+            self.state.hold_claims = True
             self._refresh_pending()
 
     def _deal(self) -> None:
         assert self.match is not None
         self.state = self.match.start_hand()
+        self.state.hold_claims = True  # every discard gets a window: who may claim is nobody's business
         self.moves_in_hand = 0
         self.next_hand_at = None
         self.ting.clear()  # 听 is for one hand
@@ -320,6 +337,7 @@ class Table:
         self.last_hand_end = None
         for connection in self.connections:
             connection.sent_events = 0
+            connection.events_at = 0
         self._refresh_pending()
         self._broadcast_update()
 
@@ -345,6 +363,8 @@ class Table:
     def _refresh_pending(self) -> None:
         """Open a prompt for every seat that must decide now, keeping prompts that still stand."""
         now = self.clock()
+        self._track_window(now)
+        release = self.release_at if self.release_at is not None else now
         deciding = self._deciding()
         kept: dict[int, Pending] = {}
         for seat in deciding:
@@ -354,20 +374,38 @@ class Table:
                 self.ting.discard(seat)  # nothing 听 may do here (e.g. a forced lay): the player decides
             old = self.pending.get(seat)
             automatic = self._automatic(seat)
-            if old is not None and old.legal == legal and old.automatic == automatic:
+            if old is not None and (
+                old.answer is not None or (old.legal == legal and old.automatic == automatic)
+            ):
                 kept[seat] = old
                 continue
             self.seq += 1
             if automatic:
                 choice = self._automatic_choice(seat, legal)
-                # A pass is instant, except under 听: an instant pass would set the seat apart
-                instant = isinstance(choice, Pass) and seat not in self.ting
-                pause = 0.0 if instant else self.settings.bot_delay_seconds
-                kept[seat] = Pending(self.seq, legal, now, now + pause, automatic=True, choice=choice)
+                # A pass waits for the window's release like any decision (an early one would tell
+                # who could claim); other moves wait as a person would seem to.
+                pause = 0.0 if isinstance(choice, Pass) else self.settings.bot_delay_seconds
+                due = max(now + pause, release)
+                kept[seat] = Pending(self.seq, legal, now, due, automatic=True, choice=choice)
             else:
                 allowed = self.room.decision_seconds + max(self.bank[seat], 0.0)
                 kept[seat] = Pending(self.seq, legal, now, now + allowed, automatic=False)
         self.pending = kept
+
+    def _track_window(self, now: float) -> None:
+        """A new claim or robbing window is released ``claim_seconds`` from now: no decision on it is
+        applied before then, so that the pause is the same whether or not anyone could claim."""
+        state = self.state
+        window = state.window if state is not None and state.phase in (Phase.CLAIM, Phase.ROB) else None
+        if window is not self.window:
+            self.window = window
+            self.release_at = None if window is None else now + self._claim_seconds()
+
+    def _claim_seconds(self) -> float:
+        """The pause after every discard: the room's, unless the server's settings override it (tests)."""
+        if self.settings.claim_seconds is not None:
+            return self.settings.claim_seconds
+        return float(self.room.claim_seconds)
 
     def _automatic_choice(self, seat: int, legal: list[Action]) -> Action:
         assert self.state is not None
@@ -387,9 +425,11 @@ class Table:
         return trustee_action(seen, legal)
 
     def _next_due(self) -> float | None:
-        times = [pending.due for pending in self.pending.values()]
+        times = [_due(pending) for pending in self.pending.values()]
         if self.next_hand_at is not None:
             times.append(self.next_hand_at)
+        if self.release_at is not None:
+            times.append(self.release_at)
         return min(times) if times else None
 
     async def _run_due(self) -> None:
@@ -399,12 +439,20 @@ class Table:
             if self.next_hand_at is not None and self.next_hand_at <= now:
                 self._deal()
                 continue
-            due = [(pending.due, seat) for seat, pending in self.pending.items() if pending.due <= now]
+            if self.release_at is not None and self.release_at <= now:
+                self.release_at = None  # from now on the window's decisions apply as they come
+                if self.state is not None and held_open(self.state):
+                    release_claims(self.state)  # nobody could claim: play moves on
+                    await self._moved(self.state)
+                    continue
+            due = [(_due(pending), seat) for seat, pending in self.pending.items() if _due(pending) <= now]
             if not due:
                 return
             _, seat = min(due)
             pending = self.pending[seat]
-            if not pending.automatic:
+            if pending.answer is not None:
+                action = pending.answer
+            elif not pending.automatic:
                 self.bank[seat] = 0.0
                 self.trustee.add(seat)  # 托管 until the player acts again
                 assert self.state is not None
@@ -418,19 +466,30 @@ class Table:
     async def _apply(self, action: Action) -> None:
         state = self.state
         assert state is not None
+        window = state.window
         step(state, action)
         number = self.moves_in_hand
         self.moves_in_hand += 1
         await asyncio.to_thread(
             self.store.add_move, self.room_id, self.hand_index, number, action_to_dict(action)
         )
+        # A decision on a window still open changes nothing the others may see: only its seat hears.
+        await self._moved(state, only=action.seat if window is not None and state.window is window else None)
+
+    async def _moved(self, state: HandState, *, only: int | None = None) -> None:
+        """Tell the table (or only seat ``only``) what changed, and settle the hand if it ended."""
         if state.phase is Phase.ENDED:
             self.pending = {}
             self._broadcast_update()
             await self._settle(state, self.hand_index)
             return
         self._refresh_pending()
-        self._broadcast_update()
+        if only is None:
+            self._broadcast_update()
+            return
+        for connection in self.connections:
+            if connection.seat == only:
+                self._send_update(connection)
 
     async def _settle(self, state: HandState, index: int, *, replaying: bool = False) -> None:
         """Settle an ended hand: store it, tell everyone, and deal the next one or end the match."""
@@ -677,6 +736,7 @@ class Table:
         elif isinstance(message, Sync):
             connection.hand_index = message.hand
             connection.sent_events = message.since
+            connection.events_at = None
             self._send_update(connection)
         elif isinstance(message, Trustee):
             await self._trustee(connection, message.on)
@@ -736,7 +796,7 @@ class Table:
             connection.send(_error("not_your_turn", "you have no decision to make"))
             return
         pending = self.pending.get(seat)
-        if pending is None or pending.seq != message.seq:
+        if pending is None or pending.seq != message.seq or pending.answer is not None:
             connection.send(
                 {"type": "ignored", "seq": message.seq, "reason": "stale or duplicate prompt number"}
             )
@@ -759,6 +819,10 @@ class Table:
             self.bank[seat] = max(self.bank[seat] - max(used - self.room.decision_seconds, 0.0), 0.0)
         self.trustee.discard(seat)
         self.ting.discard(seat)  # playing by hand ends 听 as it ends 托管
+        if self.release_at is not None and self.release_at > self.clock():
+            # Too early: held, unchanged, until the release (then heard as if answered at that time).
+            pending.answer, pending.answer_at = action, self.release_at
+            return
         await self._apply(action)
 
     # --- telling people ------------------------------------------------------------------------------
@@ -788,9 +852,15 @@ class Table:
         if connection.hand_index != hand:
             connection.hand_index = hand
             connection.sent_events = 0
-        start = min(connection.sent_events, len(state.events))
-        events = events_for(state, connection.seat, start=start)
-        connection.sent_events = len(state.events)
+            connection.events_at = 0
+        if connection.events_at is None:  # counted as this seat sees them (others' passes left out)
+            connection.events_at, connection.sent_events = event_position(
+                state, connection.seat, connection.sent_events
+            )
+        start = connection.sent_events
+        events = events_for(state, connection.seat, start=connection.events_at)
+        connection.sent_events += len(events)
+        connection.events_at = len(state.events)
         seen = view(state, connection.seat)
         message: dict[str, Any] = {
             "type": "update",
@@ -877,8 +947,12 @@ class Table:
             "bot_levels": self._bot_levels(),
             "connected": connected,
             "bank_ms": [int(bank * 1000) for bank in self.bank],
-            "waiting_on": sorted(self.pending),
         }
+
+
+def _due(pending: Pending) -> float:
+    """When the table acts on a prompt: a held answer at the release, otherwise at its due time."""
+    return pending.answer_at if pending.answer is not None else pending.due
 
 
 def _hand_line(result: dict[str, Any]) -> dict[str, Any]:
