@@ -12,6 +12,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, settings
+from hypothesis import Phase as Stage
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 from starlette.testclient import WebSocketTestSession
@@ -77,6 +78,7 @@ class HostileCrowd(RuleBasedStateMachine):
         self.users: list[dict[str, str]] = []
         self.rooms: list[str] = []
         self.sockets: list[WebSocketTestSession] = []
+        self.opened: list[WebSocketTestSession] = []  # every socket, to leave its context at the end
 
     @initialize()
     def open_server(self) -> None:
@@ -89,9 +91,9 @@ class HostileCrowd(RuleBasedStateMachine):
             self.users.append(self.login(name))
 
     def teardown(self) -> None:
-        for socket in self.sockets:
+        for socket in self.opened:  # leaving each context ends its task (close() alone would not)
             with contextlib.suppress(Exception):  # the server may have closed it already
-                socket.close()
+                socket.__exit__(None, None, None)
         if self.client is not None:
             self.client.__exit__(None, None, None)
 
@@ -165,6 +167,7 @@ class HostileCrowd(RuleBasedStateMachine):
         token = user.get("Authorization", "").removeprefix("Bearer ")
         socket = self.client.websocket_connect(f"/api/rooms/{number}/ws?token={token}")
         self.sockets.append(socket.__enter__())
+        self.opened.append(socket)
 
     @precondition(lambda self: bool(self.sockets))
     @rule(index=st.integers(min_value=0, max_value=5), frame=junk_frame())
@@ -197,21 +200,19 @@ class HostileCrowd(RuleBasedStateMachine):
             facts = self.client.portal.call(_table_facts, table)  # type: ignore[union-attr]
             if facts is None:
                 continue
-            state, pending, next_hand_at, preset, changed, seed, seats = facts
+            state, pending, next_hand_at, preset, changed, seed, seats, hand_index = facts
             stuck = f"room {table.room_id}: a hand in play waits on nobody"
             assert pending or next_hand_at is not None, stuck
-            hands = store.moves(table.room_id)
+            stored = store.moves(table.room_id)
             match = Match(load_ruleset(preset, changed), seed=seed, seats=seats)
-            rebuilt = None
-            for actions in hands:
+            for index in range(hand_index + 1):  # a hand with no move yet has nothing stored
                 rebuilt = match.start_hand()
-                for data in actions:
+                for data in stored[index] if index < len(stored) else []:
                     if data.get("act") == "escape":
                         return
                     step(rebuilt, action_from_dict(data))
-                if rebuilt.phase is Phase.ENDED:
+                if index < hand_index:
                     match.finish_hand(rebuilt)
-            assert rebuilt is not None
             for seat in (None, 0, 1, 2, 3):
                 assert view(rebuilt, seat).as_dict() == view(state, seat).as_dict()
 
@@ -232,13 +233,18 @@ def _table_facts(table: Table) -> tuple[Any, ...] | None:
         table.room.rules.changed,
         table.match.seed,
         tuple(seating.names),
+        len(table.match.results),
     )
 
 
+# The server moves on by itself between steps (bots play at once), so a run cannot be replayed step for
+# step: no shrinking, and a small budget that keeps the suite quick.
 HostileCrowd.TestCase.settings = settings(
-    max_examples=12,
-    stateful_step_count=25,
+    max_examples=5,
+    stateful_step_count=20,
     deadline=None,
+    database=None,
+    phases=[Stage.generate],
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
 test_a_hostile_crowd = HostileCrowd.TestCase
