@@ -24,6 +24,7 @@ const WORDS = {
   "bot.strong": ["高手", "Strong"],
   "bot.name": ["电脑{n}·{level}", "Bot {n} · {level}"],
   "lobby.nextHand": ["局间等待秒数", "Seconds between hands"],
+  "lobby.claimPause": ["出牌后等待秒数（防看穿吃碰）", "Pause after each discard (s)"],
   "room.title": ["房间", "Room"],
   "room.share": ["把房号告诉朋友", "Share the number with your friends"],
   "room.seat": ["座位", "Seat"],

@@ -34,6 +34,7 @@ export async function show(root) {
         <label>${word("lobby.hands")} <select name="hands">${HANDS.map((hands) => `<option value="${hands}" ${hands === 8 ? "selected" : ""}>${hands}</option>`).join("")}</select></label>
         <label>${word("lobby.seconds")} <input name="seconds" type="number" min="5" max="120" value="15"></label>
         <label>${word("lobby.nextHand")} <input name="next_hand" type="number" min="3" max="120" value="15"></label>
+        <label>${word("lobby.claimPause")} <input name="claim" type="number" min="0.2" max="3" step="0.1" value="0.6"></label>
         <label>${word("lobby.botLevel")} <select name="bot">${BOTS.map((level) => `<option value="${level}" data-i18n="bot.${level}">${t(`bot.${level}`)}</option>`).join("")}</select></label>
       </div>
       <details class="rules" open><summary>${word("lobby.ruleCard")}</summary><div data-role="card"></div></details>
@@ -77,6 +78,7 @@ export async function show(root) {
         hands: Number(create.hands.value),
         decision_seconds: Number(create.seconds.value),
         next_hand_seconds: Number(create.next_hand.value),
+        claim_seconds: Number(create.claim.value),
         bot_level: create.bot.value,
         options: editor.changes(),
       });
