@@ -243,3 +243,20 @@ def test_an_enshi_calculator_asks_for_the_pizi_and_scores_a_chow(page: Page, bas
     expect(sheet.locator('[data-role="payers"]')).to_be_visible()
     assert {"小斜", "下痞子", "杠开"} <= set(sheet.locator(".item th").all_inner_texts())
     expect(sheet.locator('[data-role="won-hand"] .meld svg.tile')).to_have_count(3)
+
+
+def test_log_out_everywhere_ends_every_session(pages: Watched, base_url: str) -> None:
+    """A registered player on two devices: 所有设备都退出 on the phone ends the desktop's session too."""
+    phone = pages.page("portrait")
+    enter(phone, base_url, "两台设备")
+    account = {"name": "两台设备", "password": "correct horse battery"}
+    assert phone.request.post(f"{base_url}api/register", data=account).ok  # keeps the guest's games
+    desk = pages.page("desktop")
+    assert desk.request.post(f"{base_url}api/login", data=account).ok  # a second session
+    desk.goto(base_url)
+    expect(desk.locator('[data-role="create"]')).to_be_visible()
+    phone.reload()
+    phone.click('[data-role="logout-everywhere"]')
+    expect(phone.locator('[data-role="nickname"]')).to_be_visible()
+    desk.reload()
+    expect(desk.locator('[data-role="nickname"]')).to_be_visible()

@@ -54,7 +54,7 @@ export const api = {
   me: () => call("GET", "/api/me"),
   session: () => call("GET", "/api/session"),
   guest: (name) => call("POST", "/api/guest", { name }),
-  logout: () => call("POST", "/api/logout", {}),
+  logout: (everywhere = false) => call("POST", "/api/logout", everywhere ? { everywhere: true } : {}),
   history: () => call("GET", "/api/me/history"),
   rulesets: () => call("GET", "/api/rulesets"),
   createRoom: (spec) => call("POST", "/api/rooms", spec),

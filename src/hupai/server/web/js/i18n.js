@@ -9,6 +9,7 @@ const WORDS = {
   "lobby.enter": ["进入", "Enter"],
   "lobby.hello": ["你好，", "Hello, "],
   "lobby.logout": ["退出登录", "Log out"],
+  "lobby.logoutEverywhere": ["所有设备都退出", "Log out everywhere"],
   "lobby.create": ["创建房间", "Create a room"],
   "lobby.join": ["加入房间", "Join a room"],
   "lobby.number": ["房号", "Room number"],

@@ -20,7 +20,8 @@ export async function show(root) {
   root.innerHTML = "";
   const page = html(`<section class="lobby">
     <p class="hello">${word("lobby.hello")}<b>${escapeHtml(user.name)}</b>
-      <button type="button" class="link" data-role="logout">${word("lobby.logout")}</button></p>
+      <button type="button" class="link" data-role="logout">${word("lobby.logout")}</button>
+      <button type="button" class="link" data-role="logout-everywhere">${word("lobby.logoutEverywhere")}</button></p>
     <form class="card join" data-role="join">
       <h2>${word("lobby.join")}</h2>
       <label>${word("lobby.number")} <input name="number" inputmode="numeric" pattern="\\d{6}" maxlength="6" required autocomplete="off"></label>
@@ -97,11 +98,13 @@ export async function show(root) {
       toast(error.message, "error");
     }
   });
-  page.querySelector('[data-role="logout"]').addEventListener("click", async () => {
-    await api.logout();
-    forget();
-    show(root);
-  });
+  for (const [role, everywhere] of [["logout", false], ["logout-everywhere", true]]) {
+    page.querySelector(`[data-role="${role}"]`).addEventListener("click", async () => {
+      await api.logout(everywhere);
+      forget();
+      show(root);
+    });
+  }
   return forget;
 }
 
