@@ -482,10 +482,7 @@ def _refusal(state: HandState, action: Action) -> str:
             and state.phase is Phase.CLAIM
             and window.tile in state.seats[seat].passed_pungs
         ):
-            return (
-                f"seat {seat} passed a pong of {tile_name(window.tile)} and may not pong it "
-                "until after its own next discard (过碰不碰)"
-            )
+            return passed_pong_refusal(seat, window.tile)
         if seat not in window.options:
             what = {Phase.CLAIM: "this discard", Phase.ROB: "this kong", Phase.DECLARE: "报听 now"}[
                 state.phase
@@ -534,6 +531,14 @@ def _refusal(state: HandState, action: Action) -> str:
     if isinstance(action, DeclareReady):
         return "报听 is declared before play, by a non-dealer whose first 13 tiles are ready"
     return "not allowed now"
+
+
+def passed_pong_refusal(seat: int, tile: int) -> str:
+    """Why ``seat`` may not pong ``tile`` now: it passed a pong of it (过碰不碰)."""
+    return (
+        f"seat {seat} passed a pong of {tile_name(tile)} and may not pong it "
+        "until after its own next discard (过碰不碰)"
+    )
 
 
 def _win_refusal(

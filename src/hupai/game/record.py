@@ -30,6 +30,7 @@ from hupai.game.engine import (
     IllegalAction,
     InvalidDeal,
     legal_actions,
+    passed_pong_refusal,
     release_claims,
     shuffled_deal,
     step,
@@ -39,7 +40,7 @@ from hupai.game.match import HandResult, Match
 from hupai.game.model import SEATS, HandState, Phase
 from hupai.rules import load_ruleset
 from hupai.rules.base import RuleError, RuleSet
-from hupai.tiles import format_tiles, parse_tiles, tile_name
+from hupai.tiles import format_tiles, parse_tiles
 
 __all__ = [
     "FORMAT",
@@ -338,10 +339,7 @@ def _refused_claim_on_last_discard(state: HandState, action: Action) -> str | No
         return state.refused_wins.get(action.seat)
     last = next((done for done in reversed(state.actions) if isinstance(done, Discard)), None)
     if isinstance(action, Pong) and last is not None and last.tile in state.seats[action.seat].passed_pungs:
-        return (
-            f"seat {action.seat} passed a pong of {tile_name(last.tile)} and may not pong it "
-            "until after its own next discard (过碰不碰)"
-        )
+        return passed_pong_refusal(action.seat, last.tile)
     return None
 
 

@@ -402,10 +402,8 @@ class Table:
             self.release_at = None if window is None else now + self._claim_seconds()
 
     def _claim_seconds(self) -> float:
-        """The pause after every discard: the room's, unless the server's settings override it (tests)."""
-        if self.settings.claim_seconds is not None:
-            return self.settings.claim_seconds
-        return float(self.room.claim_seconds)
+        """The pause after every discard."""
+        return _room_or_override(self.room.claim_seconds, self.settings.claim_seconds)
 
     def _automatic_choice(self, seat: int, legal: list[Action]) -> Action:
         assert self.state is not None
@@ -518,10 +516,8 @@ class Table:
         return result
 
     def _pause(self) -> float:
-        """Seconds between hands: the room's, unless the server's settings override it (tests)."""
-        if self.settings.next_hand_seconds is not None:
-            return self.settings.next_hand_seconds
-        return float(self.room.next_hand_seconds)
+        """Seconds between hands."""
+        return _room_or_override(self.room.next_hand_seconds, self.settings.next_hand_seconds)
 
     def _hand_record(self, state: HandState, index: int, *, escaped: tuple[int, ...]) -> dict[str, Any]:
         assert self.match is not None
@@ -966,6 +962,11 @@ def _hand_line(result: dict[str, Any]) -> dict[str, Any]:
             for score in result["scores"]
         ],
     }
+
+
+def _room_or_override(room: float, override: float | None) -> float:
+    """A room's timing setting, unless the server's settings override it for every room (tests)."""
+    return float(room) if override is None else override
 
 
 def _compact(seen: dict[str, Any]) -> dict[str, Any]:

@@ -126,6 +126,12 @@ export function centreHtml({ view, bottom, middle = "" }) {
   return `<div class="centre" data-role="centre">${winds}<div class="middle">${middle}</div></div>`;
 }
 
+// Enshi's 痞子 (turned up) and 赖子 (wild) for the centre; "" where the rules have none.
+export function wildHtml(view) {
+  if (!view.pizi) return "";
+  return `<div class="wild" data-role="wild">${t("table.piziShort")} ${tileSvg(view.pizi)} ${t("table.laiziShort")} ${tileSvg(view.laizi, { extra: "wildcard" })}</div>`;
+}
+
 // How many rows the rivers need: at least four (three on a short screen), so that the table keeps its
 // shape for most of a hand.
 export function riverRows(view) {

@@ -2,11 +2,11 @@
 // open. The frames come from the server (GET /api/rooms/{number}/hands/{index}/replay).
 
 import { api } from "./api.js";
-import { boardHtml, fitTable, windOf } from "./board.js";
+import { boardHtml, fitTable, wildHtml, windOf } from "./board.js";
 import { t } from "./i18n.js";
 import { icon } from "./icons.js";
 import { scoresHtml, transfersHtml } from "./settlement.js";
-import { parseTiles, tileName, tileSvg } from "./tiles.js";
+import { parseTiles, tileName } from "./tiles.js";
 import { escapeHtml, html } from "./util.js";
 
 function word(key, values = {}) {
@@ -51,9 +51,7 @@ export async function show(root, [number, index]) {
       open: view.open_from === seat,
       fresh: false,
     }));
-    const wild = view.pizi
-      ? `<div class="wild" data-role="wild">${t("table.piziShort")} ${tileSvg(view.pizi)} ${t("table.laiziShort")} ${tileSvg(view.laizi, { extra: "wildcard" })}</div>`
-      : "";
+    const wild = wildHtml(view);
     const middle = `<div class="wall">${t("table.wall", { n: view.live_tiles })}</div>${wild}` +
       (view.multiplier > 1 ? `<div class="banner bixiahu">${t("table.bixiahu", { n: view.multiplier })}</div>` : "");
     const board = boardHtml({ view, bottom, seats, middle });

@@ -3,7 +3,7 @@
 // draws from the client's last update and keeps what belongs to the screen (the picked tile, the
 // counted tile); the room (room.js) owns the connection and the messages.
 
-import { boardHtml, fitTable, meldTiles, placeOf, windOf } from "./board.js";
+import { boardHtml, fitTable, meldTiles, placeOf, wildHtml, windOf } from "./board.js";
 import { language, t } from "./i18n.js";
 import { hintsHtml } from "./hints.js";
 import { icon } from "./icons.js";
@@ -154,9 +154,7 @@ export class TableView {
     const doubled = view.multiplier > 1
       ? `<div class="banner bixiahu" data-role="bixiahu">${t("table.bixiahu", { n: view.multiplier })}${client.lastCauses.length ? ` · ${escapeHtml(client.lastCauses.map((cause) => client.causeName(cause)).join("、"))}` : ""}</div>`
       : "";
-    const wild = view.pizi
-      ? `<div class="wild" data-role="wild">${t("table.piziShort")} ${tileSvg(view.pizi)} ${t("table.laiziShort")} ${tileSvg(view.laizi, { extra: "wildcard" })}</div>`
-      : "";
+    const wild = wildHtml(view);
     return `<div class="hand-no" data-role="hand-no">${t("table.hand", { n: update.hand + 1, total: facts.hands_total })}</div>
       <div class="wall" data-role="wall">${t("table.wall", { n: view.live_tiles })}</div>
       ${wild}${doubled}
