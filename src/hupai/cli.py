@@ -13,8 +13,9 @@ from rich.console import Console
 from rich.table import Table
 
 from hupai import __version__
+from hupai.game.fairness import FairDealError, fingerprint
 from hupai.game.match import HandResult
-from hupai.game.record import RecordError, read_record
+from hupai.game.record import RecordError, read_record, verify_record
 from hupai.game.record import replay as replay_record
 from hupai.hand import HandSizeError, decompositions, is_win, shanten, waits
 from hupai.hand.efficiency import DiscardOption, accepting_tiles, discard_options, unseen_counts
@@ -284,6 +285,53 @@ def replay(
             for seat, (name, total) in enumerate(zip(record.seats, result.match.totals, strict=True))
         )
     )
+
+
+@app.command()
+def verify(
+    path: Annotated[Path, typer.Argument(help="A hupai-record/1 JSON file of fairly dealt hands.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the verdicts as JSON.")] = False,
+) -> None:
+    """Check every hand's fair deal: the secret against the commitment announced before the deal, and
+    the deal and wall against the secret and the players' contributions (docs/fairness.md).
+
+    Exits 0 only when every hand verifies."""
+    try:
+        record = read_record(path)
+        verdicts = verify_record(record)
+    except (RecordError, FairDealError) as error:
+        _fail(f"{path}: {error}")
+    if as_json:
+        hands = [
+            {
+                "hand": index,
+                "verified": None if problems is None else not problems,
+                "commitment": None if hand.fair is None else hand.fair.commitment,
+                "problems": problems or [],
+            }
+            for index, (hand, problems) in enumerate(zip(record.hands, verdicts, strict=True))
+        ]
+        print(
+            json.dumps({"verified": all(problems == [] for problems in verdicts), "hands": hands}, indent=2)
+        )
+    else:
+        for index, (hand, problems) in enumerate(zip(record.hands, verdicts, strict=True)):
+            title = f"第{index + 1}局 hand {index + 1}"
+            if problems is None:
+                console.print(
+                    f"{title}: [yellow]不可验证 not verifiable[/] — no fair-deal data (seed or set wall)"
+                )
+            elif problems:
+                console.print(f"{title}: [bold red]不符 NOT verified[/]")
+                for problem in problems:
+                    console.print(f"  - {problem}")
+            else:
+                assert hand.fair is not None
+                console.print(
+                    f"{title}: [green]已验证 verified[/] — commitment {fingerprint(hand.fair.commitment)}"
+                )
+    if not all(problems == [] for problems in verdicts):
+        raise typer.Exit(1)
 
 
 def _item_names(ruleset: str) -> dict[str, str]:

@@ -58,6 +58,7 @@ from hupai.tiles import NUM_KINDS, format_tiles, tile_name
 __all__ = [
     "IllegalAction",
     "InvalidDeal",
+    "deal_in_order",
     "held_open",
     "legal_actions",
     "new_hand",
@@ -88,14 +89,19 @@ def shuffled_deal(ruleset: RuleSet, dealer: int, seed: int) -> tuple[list[list[i
     """The deal and wall a seed gives: shuffle the set, 14 to the dealer, 13 each in turn order."""
     tiles = ruleset.tile_set()
     random.Random(seed).shuffle(tiles)
+    return deal_in_order(dealer, tiles)
+
+
+def deal_in_order(dealer: int, tiles: Sequence[int]) -> tuple[list[list[int]], list[int]]:
+    """Deal tiles in the order given: 14 to the dealer, 13 each in turn order, the rest the wall."""
     deal: list[list[int]] = [[] for _ in range(SEATS)]
     position = 0
     for offset in range(SEATS):
         seat = next_seat(dealer, offset)
         size = DEALER_TILES if seat == dealer else HAND_TILES
-        deal[seat] = tiles[position : position + size]
+        deal[seat] = list(tiles[position : position + size])
         position += size
-    return deal, tiles[position:]
+    return deal, list(tiles[position:])
 
 
 def new_hand(

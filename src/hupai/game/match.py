@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from hupai.game.engine import abandon, new_hand, shuffled_deal
+from hupai.game.engine import abandon, deal_in_order, new_hand, shuffled_deal
+from hupai.game.fairness import FairDeal, fair_order
 from hupai.game.model import SEATS, HandState, Phase
 from hupai.rules.base import RuleSet, ScoreSheet, Transfer
 
@@ -93,13 +94,25 @@ class Match:
         return max(self.streak - 1, 0)
 
     def start_hand(
-        self, *, deal: Sequence[Sequence[int]] | None = None, wall: Sequence[int] | None = None
+        self,
+        *,
+        deal: Sequence[Sequence[int]] | None = None,
+        wall: Sequence[int] | None = None,
+        fair_secret: str | None = None,
+        contributions: Sequence[str] = ("", "", "", ""),
     ) -> HandState:
+        """Deal the next hand: from the record's ``deal`` and ``wall``, from a fair-deal secret and the
+        seats' contributions (:mod:`hupai.game.fairness`), or else from the match's seed."""
         if self.over:
             raise MatchError("the match is over")
         if self.current is not None and self.current.phase is not Phase.ENDED:
             raise MatchError("the current hand has not ended")
-        if deal is None or wall is None:
+        fair = None
+        if fair_secret is not None:
+            order = fair_order(self.ruleset.tile_set(), fair_secret, contributions)
+            fair = FairDeal.make(fair_secret, contributions, order)
+            deal, wall = deal_in_order(self.dealer, order)
+        elif deal is None or wall is None:
             deal, wall = shuffled_deal(self.ruleset, self.dealer, hand_seed(self.seed, len(self.results)))
         last = self.results[-1] if self.results else None
         previous_winner = last.winners[0] if last is not None and len(last.winners) == 1 else None
@@ -111,6 +124,7 @@ class Match:
             multiplier=self.multiplier,
             previous_winner=previous_winner,
         )
+        self.current.fair = fair
         return self.current
 
     def finish_hand(self, state: HandState | None = None) -> HandResult:

@@ -16,6 +16,7 @@ from hupai.tiles import NUM_KINDS
 if TYPE_CHECKING:
     from hupai.game.actions import Action
     from hupai.game.events import Event
+    from hupai.game.fairness import FairDeal
     from hupai.rules.base import RuleSet, ScoreSheet, Transfer
 
 SEATS = 4
@@ -171,6 +172,7 @@ class HandState:
     pending_kong: tuple[int, int] | None = None  # (seat, tile) of an added kong awaiting robbers
     actions: list[Action] = field(default_factory=list)  # every action applied, passes included
     deal: tuple[tuple[int, ...], ...] = ()  # as dealt, before flowers were replaced (for records)
+    fair: FairDeal | None = None  # how a fair deal was drawn (revealed in the record after the hand)
     last_drawer: int | None = None  # who drew last (Nanning: deals next after an exhaustive draw)
     previous_winner: int | None = None  # the last hand's single winner (Nanning S004 钓鱼 counts from it)
     pizi: int | None = None  # the tile turned up after the deal (Enshi 痞子), never drawn

@@ -36,6 +36,7 @@ from hupai.game.engine import (
     step,
     verify,
 )
+from hupai.game.fairness import FairDeal, FairDealError, verify_deal
 from hupai.game.match import HandResult, Match
 from hupai.game.model import SEATS, HandState, Phase
 from hupai.rules import load_ruleset
@@ -52,6 +53,7 @@ __all__ = [
     "read_record",
     "record_from_match",
     "replay",
+    "verify_record",
     "write_record",
 ]
 
@@ -78,6 +80,7 @@ class HandRecord:
     deal: tuple[tuple[int, ...], ...] | None = None
     wall: tuple[int, ...] | None = None
     seed: int | None = None
+    fair: FairDeal | None = None  # how the deal was drawn, when it was a fair deal (docs/fairness.md)
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,10 +193,20 @@ def _read_hand(index: int, data: Any) -> HandRecord:
             actions=tuple(actions),
             deal=tuple(deal_tiles),
             wall=tuple(_tiles(wall_data, f"{where}: 'wall'")),
+            fair=_fair(data.get("fair"), where),
         )
     if not isinstance(seed, int):
         raise RecordError(f"{where}: give 'deal' and 'wall', or a 'seed'")
     return HandRecord(dealer=dealer, actions=tuple(actions), seed=seed)
+
+
+def _fair(data: Any, where: str) -> FairDeal | None:
+    if data is None:
+        return None
+    try:
+        return FairDeal.from_dict(data)
+    except FairDealError as error:
+        raise RecordError(f"{where}: {error}") from None
 
 
 def _tiles(text: Any, where: str) -> list[int]:
@@ -216,6 +229,8 @@ def write_record(record: MatchRecord) -> dict[str, Any]:
         if hand.deal is not None and hand.wall is not None:
             entry["deal"] = [format_tiles(tiles) for tiles in hand.deal]
             entry["wall"] = format_tiles(hand.wall)
+            if hand.fair is not None:
+                entry["fair"] = hand.fair.as_dict()
         else:
             entry["seed"] = hand.seed
         entry["actions"] = [
@@ -245,7 +260,13 @@ def record_from_match(match: Match, states: Sequence[HandState]) -> MatchRecord:
         if index == len(states) - 1:
             actions.extend(Escape(seat) for seat in escapes)
         hands.append(
-            HandRecord(dealer=state.dealer, actions=tuple(actions), deal=state.deal, wall=tuple(state.wall))
+            HandRecord(
+                dealer=state.dealer,
+                actions=tuple(actions),
+                deal=state.deal,
+                wall=tuple(state.wall),
+                fair=state.fair,
+            )
         )
     return MatchRecord(
         ruleset=match.ruleset.preset,
@@ -254,6 +275,25 @@ def record_from_match(match: Match, states: Sequence[HandState]) -> MatchRecord:
         hands=tuple(hands),
         seed=match.seed,
     )
+
+
+# --- verifying fair deals -------------------------------------------------------------------------
+
+
+def verify_record(record: MatchRecord) -> list[list[str] | None]:
+    """Per hand: what does not match in its fair deal (empty: verified), or ``None`` when the hand
+    carries no fair-deal facts (dealt from a seed or an explicit wall)."""
+    try:
+        tiles = load_ruleset(record.ruleset, record.options).tile_set()
+    except RuleError as error:
+        raise RecordError(str(error)) from None
+    verdicts: list[list[str] | None] = []
+    for hand in record.hands:
+        if hand.fair is None or hand.deal is None or hand.wall is None:
+            verdicts.append(None)
+        else:
+            verdicts.append(verify_deal(tiles, hand.dealer, hand.deal, hand.wall, hand.fair))
+    return verdicts
 
 
 # --- replaying -------------------------------------------------------------------------------------
@@ -390,6 +430,7 @@ def replay(
                 state = match.start_hand(deal=hand.deal, wall=hand.wall)
         except InvalidDeal as error:
             raise RecordError(f"hand {index}: {error}") from None
+        state.fair = hand.fair
         states.append(state)
         for number, action in enumerate(hand.actions):
             if isinstance(action, Escape):
