@@ -66,8 +66,15 @@ def check_sums(summary: dict[str, Any], hands: list[dict[str, Any]]) -> None:
 
 
 def check_record(client: TestClient, number: str, summary: dict[str, Any]) -> None:
+    """The room's record and each hand's match the schema and replay to the summary; the replay of
+    the hand the escape ends stops at the escape."""
     record = client.get(f"/api/rooms/{number}/record").json()
     assert schema_error(record, "record") is None
+    for index in range(len(summary["hands"])):
+        assert schema_error(client.get(f"/api/rooms/{number}/hands/{index}/record").json(), "record") is None
+    frames = client.get(f"/api/rooms/{number}/hands/{len(summary['hands']) - 1}/replay").json()["frames"]
+    assert frames[-1]["escape"] == summary["escapes"][0]["seat"]
+    assert frames[-1]["view"]["phase"] == "ended"
     replayed = replay(read_record(record))
     assert replayed.match.totals == summary["totals"]
     settlement = replayed.as_dict()
