@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -229,3 +230,14 @@ def test_check_names_where_a_record_departs_from_the_schema() -> None:
     data["hands"][0]["dealer"] = 9
     with pytest.raises(RecordError, match=r"^hand 0: 'dealer': 9 is greater than the maximum of 3"):
         _check_schema(data)
+
+
+def test_check_without_jsonschema_still_does_every_engine_check(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("jsonschema", "jsonschema.exceptions"):
+        monkeypatch.setitem(sys.modules, name, None)  # as if not installed: importing it fails
+    code, out, _ = check(TWO_HANDS)
+    assert (code, out) == (
+        0,
+        "ok: 2 hands, 7 actions; tiles, every action and dealer checked "
+        "(schema not checked: pip install jsonschema)\n",
+    )

@@ -131,6 +131,8 @@ def test_leaving_between_hands_pays_the_escape_in_the_hand_just_played(client: T
     assert [t["reason"] for t in after["transfers"][len(before["transfers"]) :]] == ["escape"] * 3
     assert after["deltas"][0] == before["deltas"][0] - 60
     assert len(summary["hands"]) == 1
+    for seat in before["winners"]:  # the biggest win is the win, not the escape money that came after it
+        assert summary["stats"][seat]["biggest"] == before["deltas"][seat]
     check_sums(summary, client.get(f"/api/rooms/{number}/hands").json())
     check_record(client, number, summary)
     assert rebuilt(client, number)["totals"] == summary["totals"]
