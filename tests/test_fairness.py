@@ -35,6 +35,8 @@ from hupai.rules import load_ruleset
 from hupai.sim import play_hand
 from hupai.tiles import format_tiles, parse_tiles
 
+from .schema_support import schema_error
+
 EXAMPLES = json.loads((Path(__file__).parent / "data" / "fairness" / "examples.json").read_text("utf-8"))
 NO_CONTRIBUTIONS = ["", "", "", ""]
 
@@ -236,3 +238,10 @@ def test_verify_a_record_without_fair_deals_is_not_verifiable(tmp_path: Path) ->
     result = runner.invoke(app, ["verify", str(shipped)])
     assert result.exit_code == 1
     assert "not verifiable" in result.output
+
+
+def test_a_fair_record_matches_the_published_schema() -> None:
+    assert schema_error(_fair_match_record(), "record") is None
+    data = _fair_match_record(hands=1)
+    data["hands"][0]["fair"]["contributions"][0] = "XYZ"
+    assert schema_error(data, "record") is not None

@@ -73,7 +73,12 @@ SCENARIOS = [
         hands={0: DEALER},
         moves=["0 d 1p"],
         escape=2,
-        expect={"outcome": "abandoned", "totals": [20, 20, -60, 20]},
+        expect={
+            "outcome": "abandoned",
+            "transfers": [[2, 3, 20, "escape"], [2, 0, 20, "escape"], [2, 1, 20, "escape"]],
+            "deltas": [20, 20, -60, 20],  # the escape is paid in the hand where the player left
+            "totals": [20, 20, -60, 20],
+        },
     ),
     Scenario(
         name="nj03-kuaizhao-concealed-kong-other-feeder",

@@ -5,17 +5,26 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Sequence
+from importlib.resources import files
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from hupai import __version__
 from hupai.game.fairness import FairDealError, fingerprint
 from hupai.game.match import HandResult
-from hupai.game.record import RecordError, read_record, verify_record
+from hupai.game.record import (
+    MatchRecord,
+    RecordError,
+    ReplayResult,
+    load_record_json,
+    read_record,
+    verify_record,
+)
 from hupai.game.record import replay as replay_record
 from hupai.hand import HandSizeError, decompositions, is_win, shanten, waits
 from hupai.hand.efficiency import DiscardOption, accepting_tiles, discard_options, unseen_counts
@@ -38,7 +47,7 @@ _USAGE_ERROR = 2
 
 def _fail(message: str) -> NoReturn:
     """One line on stderr and exit status 2: bad input is the user's to fix, not a crash."""
-    errors.print(f"[bold red]error:[/] {message}", soft_wrap=True)
+    errors.print(f"[bold red]error:[/] {escape(message)}", soft_wrap=True)
     raise typer.Exit(_USAGE_ERROR)
 
 
@@ -213,7 +222,9 @@ def _print_result(result: HandResult, seats: Sequence[str]) -> None:
     if result.outcome == "draw":
         console.print("荒庄 draw: the wall ran out")
     elif result.outcome == "abandoned":
-        console.print("abandoned: a player left")
+        console.print("中止 abandoned: a player left")
+    for seat in result.escaped:
+        console.print(f"逃跑 {names[seat]} left the game for good: the escape payments are below")
     for how, tile, discarder, sheet in result.scores:
         source = "自摸 self-drawn" if discarder is None else f"from {names[discarder]}"
         console.print(
@@ -247,10 +258,65 @@ def _print_result(result: HandResult, seats: Sequence[str]) -> None:
         console.print(f"比下胡 next hand doubled ({', '.join(result.causes)}); flags 插旗 {result.flags}")
 
 
+RECORD_SCHEMA = "record.schema.json"
+
+
+def _check_schema(data: Any) -> bool:
+    """Check a record's JSON against docs/record.schema.json (shipped in the package); False when
+    the ``jsonschema`` package is not installed (the engine's own checks still run)."""
+    try:
+        from jsonschema import Draft202012Validator
+        from jsonschema.exceptions import best_match
+    except ImportError:
+        return False
+    schema = json.loads(files("hupai").joinpath("schemas", RECORD_SCHEMA).read_text(encoding="utf-8"))
+    error = best_match(Draft202012Validator(schema).iter_errors(data))
+    if error is not None:
+        raise RecordError(f"{_schema_place(list(error.absolute_path))}: {error.message} ({RECORD_SCHEMA})")
+    return True
+
+
+def _schema_place(path: list[str | int]) -> str:
+    """Where in a record a schema error is, as record errors name it: "hand 0, action 3: 'tile'"."""
+    words: list[str] = []
+    rest = list(path)
+    if len(rest) >= 2 and rest[0] == "hands" and isinstance(rest[1], int):
+        words.append(f"hand {rest[1]}")
+        rest = rest[2:]
+        if len(rest) >= 2 and rest[0] == "actions" and isinstance(rest[1], int):
+            words.append(f"action {rest[1]}")
+            rest = rest[2:]
+    place = ", ".join(words)
+    field = "/".join(str(part) for part in rest)
+    if field:
+        place = f"{place}: '{field}'" if place else f"'{field}'"
+    return place or "the record"
+
+
+def _check_line(record: MatchRecord, result: ReplayResult, *, schema: bool) -> str:
+    """The one line of ``hupai replay --check`` for a record that holds."""
+    hands = len(record.hands)
+    actions = sum(len(hand.actions) for hand in record.hands)
+    checked = "schema, tiles, every action and dealer" if schema else "tiles, every action and dealer"
+    line = f"ok: {hands} hand{'s' if hands != 1 else ''}, {actions} actions; {checked} checked"
+    if result.match.escapes:
+        line += f"; ended by seat {result.match.escapes[-1][0]}'s escape (逃跑)"
+    if not schema:
+        line += " (schema not checked: pip install jsonschema)"
+    return line
+
+
 @app.command()
 def replay(
     path: Annotated[Path, typer.Argument(help="A hupai-record/1 JSON file.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print the settlement as JSON.")] = False,
+    check: Annotated[
+        bool,
+        typer.Option(
+            "--check",
+            help="Only check the record (schema, tiles, every action, dealers): one line, ok or the error.",
+        ),
+    ] = False,
     ruleset: Annotated[
         str | None, typer.Option(help="Re-score the same play under this rule set or preset.")
     ] = None,
@@ -259,8 +325,12 @@ def replay(
     ] = None,
 ) -> None:
     """Replay a record and print each hand's settlement and the totals."""
+    if check and as_json:
+        _fail("--check prints one line, not the settlement: leave out --json")
     try:
-        record = read_record(path)
+        data = load_record_json(path)
+        record = read_record(data)
+        schema = _check_schema(data) if check else False
         card = None
         if ruleset is not None or option:
             overrides = _parse_options(option or [])
@@ -269,14 +339,18 @@ def replay(
         result = replay_record(record, ruleset=card)
     except (RecordError, RuleError) as error:
         _fail(f"{path}: {error}")
+    if check:
+        console.print(escape(_check_line(record, result, schema=schema)), soft_wrap=True)
+        return
     if as_json:
         print(json.dumps(result.as_dict(), ensure_ascii=False, indent=2))
         return
     for hand_result in result.results:
         _print_result(hand_result, record.seats)
     for seat, transfers in result.match.escapes:
+        paid = sum(transfer.amount for transfer in transfers)
         console.print(
-            f"逃跑 seat {seat} left: " + ", ".join(f"{t.amount} to seat {t.payee}" for t in transfers)
+            f"逃跑 seat {seat} left in hand {len(result.results)}: paid {paid} (in that hand's deltas)"
         )
     console.rule("总计 totals")
     console.print(

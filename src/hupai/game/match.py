@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from hupai.game.engine import abandon, deal_in_order, new_hand, shuffled_deal
@@ -19,7 +19,9 @@ from hupai.game.fairness import FairDeal, fair_order
 from hupai.game.model import SEATS, HandState, Phase
 from hupai.rules.base import RuleSet, ScoreSheet, Transfer
 
-__all__ = ["HandResult", "Match", "MatchError", "hand_seed"]
+__all__ = ["ESCAPE_REASON", "HandResult", "Match", "MatchError", "hand_seed"]
+
+ESCAPE_REASON = "escape"  # the reason of every escape payment (RuleSet.escape_transfers)
 
 
 class MatchError(ValueError):
@@ -48,6 +50,19 @@ class HandResult:
     doubles_next: bool
     causes: tuple[str, ...]
     flags: int
+    escaped: tuple[int, ...] = ()  # who left the game for good in this hand (逃跑); paid in ``transfers``
+
+    def escape_money(self, seat: int) -> int:
+        """What ``seat`` gained (or, negative, paid) by escapes in this hand: part of its delta."""
+        money = 0
+        for transfer in self.transfers:
+            if transfer.reason != ESCAPE_REASON:
+                continue
+            if transfer.payee == seat:
+                money += transfer.amount
+            if transfer.payer == seat:
+                money -= transfer.amount
+        return money
 
     def as_dict(self) -> dict[str, Any]:
         from hupai.tiles import format_tiles
@@ -66,6 +81,7 @@ class HandResult:
             "transfers": [transfer.as_dict() for transfer in self.transfers],
             "next_dealer": self.next_dealer,
             "bixiahu": {"next_doubled": self.doubles_next, "causes": list(self.causes), "flags": self.flags},
+            "escaped": list(self.escaped),
         }
 
 
@@ -162,16 +178,29 @@ class Match:
 
     def escape(self, seat: int) -> tuple[Transfer, ...]:
         """A player leaves for good (逃跑): the hand in play is abandoned (money already paid stands),
-        the escape penalty is paid, and the match is over."""
+        the escape penalty is paid, and the match is over.
+
+        The penalty is paid in a hand, so that every hand's transfers add up to its deltas and the
+        deltas to the totals: in the hand in play, or between hands in the last hand played (where
+        a record writes the escape, after that hand's actions)."""
         if self.over:
             raise MatchError("the match is over")
         if self.current is not None:
             abandon(self.current)
             self.finish_hand(self.current)
+        if not self.results:
+            raise MatchError("no hand has been dealt: an escape is paid in a hand")
         transfers = tuple(self.ruleset.escape_transfers(seat))
+        last = self.results[-1]
+        deltas = list(last.deltas)
         for transfer in transfers:
+            deltas[transfer.payer] -= transfer.amount
+            deltas[transfer.payee] += transfer.amount
             self.totals[transfer.payer] -= transfer.amount
             self.totals[transfer.payee] += transfer.amount
+        self.results[-1] = replace(
+            last, deltas=tuple(deltas), transfers=last.transfers + transfers, escaped=(*last.escaped, seat)
+        )
         self.escapes.append((seat, transfers))
         self.over = True
         return transfers

@@ -12,7 +12,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from hupai.game.actions import (
     Action,
@@ -50,6 +50,7 @@ __all__ = [
     "RecordError",
     "ReplayResult",
     "apply_action",
+    "load_record_json",
     "read_record",
     "record_from_match",
     "replay",
@@ -115,18 +116,22 @@ def _parse_json(text: str) -> Any:
         raise RecordError("not a record: it holds a number of thousands of digits") from None
 
 
-def read_record(source: Path | str | Mapping[str, Any]) -> MatchRecord:
-    """Read a record from a file path, JSON text or a parsed mapping; raises :class:`RecordError`."""
-    data: Any = source
+def load_record_json(source: Path | str) -> Any:
+    """The JSON of a record file (a path) or text, parsed as a record allows it; the record itself
+    is not checked yet (:func:`read_record` does that). Raises :class:`RecordError`."""
     if isinstance(source, Path):
         try:
             source = source.read_text(encoding="utf-8")
         except OSError as error:
-            raise RecordError(f"cannot read {data}: {error.strerror}") from None
+            raise RecordError(f"cannot read {source}: {error.strerror}") from None
         except UnicodeDecodeError as error:
             raise RecordError(f"not UTF-8 text: byte {error.start} cannot be read") from None
-    if isinstance(source, str):
-        data = _parse_json(source)
+    return _parse_json(source)
+
+
+def read_record(source: Path | str | Mapping[str, Any]) -> MatchRecord:
+    """Read a record from a file path, JSON text or a parsed mapping; raises :class:`RecordError`."""
+    data: Any = load_record_json(source) if isinstance(source, Path | str) else source
     if not isinstance(data, Mapping):
         raise RecordError("a record is a JSON object")
     if data.get("format") != FORMAT:
@@ -144,7 +149,7 @@ def read_record(source: Path | str | Mapping[str, Any]) -> MatchRecord:
     if not isinstance(hands, list) or not hands:
         raise RecordError("'hands' lists at least one hand")
     seed = data.get("seed")
-    if seed is not None and not isinstance(seed, int):
+    if seed is not None and not _whole(seed):
         raise RecordError("'seed' is a whole number")
     known = {"format", "ruleset", "options", "seats", "hands", "seed"}
     extra = {key: value for key, value in data.items() if key not in known}
@@ -158,12 +163,25 @@ def read_record(source: Path | str | Mapping[str, Any]) -> MatchRecord:
     )
 
 
+HAND_FIELDS = ("dealer", "deal", "wall", "seed", "fair", "actions")
+
+
+def _whole(value: Any) -> TypeGuard[int]:
+    """A JSON whole number (``true`` is not 1 here, as in JSON Schema)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def _read_hand(index: int, data: Any) -> HandRecord:
     where = f"hand {index}"
     if not isinstance(data, Mapping):
         raise RecordError(f"{where}: a hand is an object")
+    unknown = sorted(str(key) for key in data if key not in HAND_FIELDS)
+    if unknown:  # a misspelt field would otherwise be read as left out
+        raise RecordError(
+            f"{where}: unknown field(s) {', '.join(unknown)} (a hand has {', '.join(HAND_FIELDS)})"
+        )
     dealer = data.get("dealer", 0)
-    if not isinstance(dealer, int) or not 0 <= dealer < SEATS:
+    if not _whole(dealer) or not 0 <= dealer < SEATS:
         raise RecordError(f"{where}: 'dealer' is a seat 0-3")
     actions_data = data.get("actions", [])
     if not isinstance(actions_data, list):
@@ -173,14 +191,19 @@ def _read_hand(index: int, data: Any) -> HandRecord:
         try:
             if isinstance(entry, Mapping) and entry.get("act") == ESCAPE:
                 seat = entry.get("seat")
-                if not isinstance(seat, int) or not 0 <= seat < SEATS:
+                if not _whole(seat) or not 0 <= seat < SEATS:
                     raise ActionParseError(f"'seat' must be 0-3, not {seat!r}")
+                extra = sorted(str(key) for key in entry if key not in ("seat", "act"))
+                if extra:
+                    raise ActionParseError(f"unknown field(s) {', '.join(extra)}")
                 actions.append(Escape(seat))
             else:
                 actions.append(action_from_dict(entry))
         except ActionParseError as error:
             raise RecordError(f"{where}, action {number}: {error}") from None
     seed = data.get("seed")
+    if ("deal" in data or "wall" in data) and "seed" in data:
+        raise RecordError(f"{where}: give 'deal' and 'wall', or a 'seed', not both")
     if "deal" in data or "wall" in data:
         deal_data, wall_data = data.get("deal"), data.get("wall")
         if not isinstance(deal_data, list) or len(deal_data) != SEATS or not isinstance(wall_data, str):
@@ -195,8 +218,10 @@ def _read_hand(index: int, data: Any) -> HandRecord:
             wall=tuple(_tiles(wall_data, f"{where}: 'wall'")),
             fair=_fair(data.get("fair"), where),
         )
-    if not isinstance(seed, int):
+    if "seed" not in data:
         raise RecordError(f"{where}: give 'deal' and 'wall', or a 'seed'")
+    if not _whole(seed):
+        raise RecordError(f"{where}: 'seed' is a whole number")
     return HandRecord(dealer=dealer, actions=tuple(actions), seed=seed)
 
 
@@ -309,8 +334,9 @@ class ReplayResult:
         return self.match.results
 
     def as_dict(self) -> dict[str, Any]:
+        last = len(self.results) - 1  # an escape ends the match: it is paid in the last hand
         escapes = [
-            {"seat": seat, "transfers": [transfer.as_dict() for transfer in transfers]}
+            {"seat": seat, "hand": last, "transfers": [transfer.as_dict() for transfer in transfers]}
             for seat, transfers in self.match.escapes
         ]
         return {
@@ -410,6 +436,8 @@ def replay(
     """Play a record through the engine and settle every hand.
 
     ``ruleset`` re-scores the same play under another rule card (by default the record's own).
+    Every hand after the first must name the dealer the rules give after the hand before it, and
+    nothing may follow an escape (逃跑 ends the match).
     Raises :class:`RecordError` naming the hand, the action's index and the reason.
     """
     if ruleset is None:
@@ -419,30 +447,29 @@ def replay(
             raise RecordError(str(error)) from None
     match = Match(ruleset, seed=record.seed or 0, seats=record.seats, dealer=record.hands[0].dealer)
     states: list[HandState] = []
+    escaped_at: str | None = None  # where the match ended by an escape: "hand 2, action 14"
     for index, hand in enumerate(record.hands):
-        match.dealer = hand.dealer
-        try:
-            if hand.seed is not None:
-                deal, wall = shuffled_deal(ruleset, hand.dealer, hand.seed)
-                state = match.start_hand(deal=deal, wall=wall)
-            else:
-                assert hand.deal is not None and hand.wall is not None
-                state = match.start_hand(deal=hand.deal, wall=hand.wall)
-        except InvalidDeal as error:
-            raise RecordError(f"hand {index}: {error}") from None
-        state.fair = hand.fair
+        if escaped_at is not None:
+            raise RecordError(f"hand {index}: {_after_escape(match, escaped_at)}")
+        if match.results:
+            _check_dealer(index, hand.dealer, match.results[-1])
+        state = _start_hand(match, index, hand)
         states.append(state)
         for number, action in enumerate(hand.actions):
+            if escaped_at is not None:
+                raise RecordError(
+                    f"hand {index}, action {number} ({_shown(action)}): {_after_escape(match, escaped_at)}"
+                )
             if isinstance(action, Escape):
                 match.escape(action.seat)
-                return ReplayResult(match, states)
+                escaped_at = f"hand {index}, action {number}"
+                continue
             try:
                 apply_action(state, action)
             except IllegalAction as error:
-                act = action_to_dict(action)
-                raise RecordError(
-                    f"hand {index}, action {number} ({json.dumps(act, ensure_ascii=False)}): {error}"
-                ) from None
+                raise RecordError(f"hand {index}, action {number} ({_shown(action)}): {error}") from None
+        if escaped_at is not None:
+            continue  # the escape settled the hand
         close_open_window(state)
         if state.phase is not Phase.ENDED:
             if allow_unfinished and index == len(record.hands) - 1:
@@ -452,3 +479,55 @@ def replay(
             )
         match.finish_hand(state)
     return ReplayResult(match, states)
+
+
+def _start_hand(match: Match, index: int, hand: HandRecord) -> HandState:
+    try:
+        if hand.seed is not None:
+            deal, wall = shuffled_deal(match.ruleset, match.dealer, hand.seed)
+            return match.start_hand(deal=deal, wall=wall)
+        assert hand.deal is not None and hand.wall is not None
+        state = match.start_hand(deal=hand.deal, wall=hand.wall)
+    except InvalidDeal as error:
+        raise RecordError(f"hand {index}: {error}") from None
+    state.fair = hand.fair  # kept, so a record written from the replay still proves its deals
+    return state
+
+
+def _shown(action: Action | Escape) -> str:
+    """An action as the record writes it, for an error line."""
+    data = {"seat": action.seat, "act": ESCAPE} if isinstance(action, Escape) else action_to_dict(action)
+    return json.dumps(data, ensure_ascii=False)
+
+
+def _after_escape(match: Match, where: str) -> str:
+    seat = match.escapes[-1][0]
+    return f"the match ended when seat {seat} left (逃跑) at {where}; nothing may follow"
+
+
+def _check_dealer(index: int, written: int, previous: HandResult) -> None:
+    """The dealer of a hand after the first follows from the rules and the hand before: a record
+    that names another would replay a different match without a word."""
+    if written != previous.next_dealer:
+        raise RecordError(
+            f"hand {index}: the dealer is seat {written} in the record, but the rules give seat "
+            f"{previous.next_dealer} ({_why_dealer(previous)})"
+        )
+
+
+def _why_dealer(previous: HandResult) -> str:
+    """Why the rules give that dealer, in the facts they read: how the hand before ended."""
+    if previous.outcome == "win":
+        seats = " and ".join(str(seat) for seat in previous.winners)
+        ended = f"won by seat{'s' if len(previous.winners) > 1 else ''} {seats}"
+    else:
+        ended = {"draw": "a draw (荒庄)", "abandoned": "abandoned"}.get(previous.outcome, previous.outcome)
+    if previous.causes:
+        ended += f", 比下胡: {', '.join(previous.causes)}"
+    if previous.next_dealer == previous.dealer:
+        after = "the dealer stays"
+    elif previous.next_dealer == (previous.dealer + 1) % SEATS:
+        after = "the deal passes to the next seat"
+    else:
+        after = f"seat {previous.next_dealer} deals next"
+    return f"hand {previous.index}, dealt by seat {previous.dealer}, was {ended}: {after}"

@@ -298,7 +298,8 @@ class RuleSet(ABC):
         return 2 if doubles else 1
 
     def escape_transfers(self, seat: int, seats: int = 4) -> list[Transfer]:
-        """What a player who leaves a started game for good pays (逃跑)."""
+        """What a player who leaves a started game for good pays (逃跑), each with the reason
+        ``"escape"`` (the match pays them in the hand where the player left)."""
         return []
 
     def escape_terms(self) -> EscapeTerms:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from hupai.game.actions import action_to_dict
-from hupai.game.engine import new_hand, shuffled_deal
+from hupai.game.engine import abandon, new_hand, shuffled_deal
 from hupai.game.record import Escape, RecordError, apply_action, close_open_window, read_record
 from hupai.game.view import events_as_dicts, replay_view
 from hupai.rules import load_ruleset
@@ -48,8 +48,10 @@ def replay_frames(
 
     frames = [frame(None, 0)]
     for action in hand.actions:
-        if isinstance(action, Escape):  # the hand was abandoned when a player left
-            frames.append({**frame(None, len(state.events)), "escape": action.seat})
+        if isinstance(action, Escape):  # the hand was abandoned when a player left: nobody plays on
+            start = len(state.events)
+            abandon(state)
+            frames.append({**frame(None, start), "escape": action.seat})
             break
         start = len(state.events)
         apply_action(state, action)

@@ -10,6 +10,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from hupai.game.match import ESCAPE_REASON
 from hupai.game.model import HandState
 
 SEATS = 4
@@ -21,7 +22,7 @@ class SeatStats:
     self_draws: int = 0  # wins nobody fed (自摸, 杠开 …)
     deal_ins: int = 0  # hands in which this seat's discard (or robbed kong) was won on (点炮)
     kongs: int = 0
-    biggest: int | None = None  # the most this seat gained in one hand it won
+    biggest: int | None = None  # the most this seat gained in one hand it won (escape money aside)
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -45,7 +46,7 @@ def seat_stats(results: Iterable[dict[str, Any]], seat: int) -> SeatStats:
             continue
         wins += 1
         self_draws += sum(1 for score in mine if score["from"] is None)
-        gain = _at(result.get("deltas"), seat)
+        gain = _at(result.get("deltas"), seat) - _escape_money(result, seat)
         biggest = gain if biggest is None else max(biggest, gain)
     return SeatStats(wins, self_draws, deal_ins, kongs, biggest)
 
@@ -61,6 +62,19 @@ def ranks(totals: Sequence[int], results: Sequence[dict[str, Any]]) -> list[int 
 def how_won(score: dict[str, Any]) -> str:
     """自摸 when nobody fed the win, else 点炮 (a discard, a robbed kong, a claim)."""
     return "self_drawn" if score["from"] is None else "discard"
+
+
+def _escape_money(result: dict[str, Any], seat: int) -> int:
+    """What a seat got from someone leaving in this hand (逃跑): in its delta, but not won."""
+    money = 0
+    for transfer in result.get("transfers", []):
+        if transfer.get("reason") != ESCAPE_REASON:
+            continue
+        if transfer["to"] == seat:
+            money += int(transfer["amount"])
+        if transfer["from"] == seat:
+            money -= int(transfer["amount"])
+    return money
 
 
 def _at(values: Sequence[int] | None, seat: int) -> int:

@@ -629,7 +629,10 @@ class Table:
             "stats": [seat_stats(results, seat).as_dict() for seat in range(SEATS)],
             "hands": [_hand_line(result) for result in results],
             "biggest_win": self._biggest_win(),
-            "escapes": [{"seat": seat, "transfers": [t.as_dict() for t in ts]} for seat, ts in match.escapes],
+            "escapes": [
+                {"seat": seat, "hand": len(match.results) - 1, "transfers": [t.as_dict() for t in ts]}
+                for seat, ts in match.escapes
+            ],
         }
 
     def _biggest_win(self) -> dict[str, Any] | None:
@@ -637,9 +640,9 @@ class Table:
         biggest: dict[str, Any] | None = None
         for result in self.match.results:
             for seat in result.winners:
-                if biggest is None or result.deltas[seat] > biggest["amount"]:
+                amount = result.deltas[seat] - result.escape_money(seat)  # the win, not who left after it
+                if biggest is None or amount > biggest["amount"]:
                     items = [item for score in result.scores for item in score[3].as_dict()["items"]]
-                    amount = result.deltas[seat]
                     biggest = {"hand": result.index, "seat": seat, "amount": amount, "items": items}
         return biggest
 
@@ -658,12 +661,16 @@ class Table:
             escape = {"seat": seat, "act": ESCAPE}
             await asyncio.to_thread(self.store.add_move, self.room_id, index, self.moves_in_hand, escape)
             await asyncio.to_thread(self.store.mark_left, self.room_id, seat)
-        match.escape(seat)
+        match.escape(seat)  # paid in this hand: its result now holds the escape's transfers
         result = self._keep_result(state, index)
         record = self._hand_record(state, index, escaped=(seat,))
         await asyncio.to_thread(self.store.finish_hand, self.room_id, index, record, result)
         if not stored:
             self._broadcast_update()
+            # The hand's sheet again, with the escape's payments, before 大结算.
+            self.next_hand_at = None
+            self.last_hand_end = self._hand_end_message(state, result, last=True)
+            self._broadcast(self._with_continue(self.last_hand_end))
         await self._finish_match("finished")
 
     async def _dissolve(self) -> None:
@@ -956,7 +963,8 @@ def _hand_line(result: dict[str, Any]) -> dict[str, Any]:
     return {
         "index": result["hand"],
         "outcome": result["outcome"],
-        "deltas": result["deltas"],
+        "deltas": result["deltas"],  # escape payments included: the hands add up to the totals
+        "escaped": result.get("escaped", []),
         "wins": [
             {"seat": score["seat"], "how": how_won(score), "from": score["from"]}
             for score in result["scores"]

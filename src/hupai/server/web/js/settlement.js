@@ -43,6 +43,7 @@ export function payersHtml(payers, names) {
 }
 
 export function scoresHtml(result, names) {
+  if (!result.scores.length && result.outcome === "abandoned") return `<p class="abandoned">${t("end.abandoned")}</p>`;
   if (!result.scores.length) return `<p class="draw">${t("end.draw")}</p>`;
   return result.scores
     .map((score) => `<div class="score-sheet" data-role="score-sheet">
@@ -72,6 +73,26 @@ function paidRow(score, transfers, names) {
   const paid = big.filter((transfer) => transfer.from === payer).reduce((sum, transfer) => sum + transfer.amount, 0);
   const label = fed ? t("end.discarderPays", { name: names[payer] }) : t("end.onePays", { name: names[payer] });
   return `<tr data-paid="one"><th>${escapeHtml(label)}</th><td><b data-role="share">${paid || score.share}</b></td></tr>`;
+}
+
+// What one seat paid for leaving (逃跑): the payments with reason "escape" in the hand's transfers.
+function escapeAmount(transfers, seat) {
+  return (transfers || [])
+    .filter((transfer) => transfer.reason === "escape" && transfer.from === seat)
+    .reduce((sum, transfer) => sum + transfer.amount, 0);
+}
+
+// Who left in this hand and what it cost them; the payments themselves are in the payment list.
+export function escapesHtml(result, names) {
+  return (result.escaped || [])
+    .map((seat) => {
+      const amount = escapeAmount(result.transfers, seat);
+      const words = amount
+        ? t("end.escapePaid", { name: names[seat], amount })
+        : t("end.escapeFree", { name: names[seat] });
+      return `<p class="banner escaped" data-role="escaped" data-seat="${seat}">${escapeHtml(words)}</p>`;
+    })
+    .join("");
 }
 
 // --- the hand-end sheet ------------------------------------------------------------------------------
@@ -158,6 +179,7 @@ export function renderHandEnd(message, names, options = {}) {
   const overlay = html(`<div class="overlay hand-end" data-role="hand-end" role="dialog" aria-label="${t("end.title")}">
     <div class="sheet">
       <h2>${t("end.title")} · ${t("summary.hand", { n: message.hand + 1 })}</h2>
+      ${escapesHtml(result, names)}
       ${openHands(message, names)}
       <div class="sheet-columns">
         <section class="wins">${scoresHtml(result, names)}</section>
@@ -190,15 +212,33 @@ function rankText(rank) {
   return rank === null || rank === undefined ? "—" : String(rank);
 }
 
-// "小明 自摸", "小明 点炮 ← 电脑2", "荒庄": how one hand ended.
+// "小明 自摸", "小明 点炮 ← 电脑2", "荒庄", "中止；小明 逃跑": how one hand ended.
 function handOutcome(hand, names) {
   const wins = hand.wins || [];
-  if (!wins.length) return t(hand.outcome === "abandoned" ? "summary.abandoned" : "end.draw");
-  return wins
-    .map((win) => win.how === "self_drawn"
+  const left = (hand.escaped || []).map((seat) => t("summary.escaped", { name: names[seat] }));
+  if (!wins.length) return [t(hand.outcome === "abandoned" ? "summary.abandoned" : "end.draw"), ...left].join("；");
+  return [
+    ...wins.map((win) => win.how === "self_drawn"
       ? t("summary.wonSelfDrawn", { name: names[win.seat] })
-      : t("summary.wonOnDiscard", { name: names[win.seat], from: names[win.from] }))
-    .join("；");
+      : t("summary.wonOnDiscard", { name: names[win.seat], from: names[win.from] })),
+    ...left,
+  ].join("；");
+}
+
+// 逃跑 in 大结算: who left in which hand and what they paid (already in that hand's 得失).
+function escapeLine(escape, names) {
+  const amount = escape.transfers.reduce((sum, transfer) => sum + transfer.amount, 0);
+  const values = { name: names[escape.seat], n: escape.hand + 1, amount };
+  return t(amount ? "summary.escapePaid" : "summary.escapeFree", values);
+}
+
+function summaryEscapes(summary, names) {
+  const escapes = summary.escapes || [];
+  if (!escapes.length) return "";
+  return `<section class="escapes" data-role="escapes"><h2>${t("summary.escapes")}</h2>${escapes
+    .map((escape) => `<p data-seat="${escape.seat}">${escapeHtml(escapeLine(escape, names))}</p>` +
+      (escape.transfers.length ? `<ul class="transfers">${transfersHtml(escape.transfers, names)}</ul>` : ""))
+    .join("")}</section>`;
 }
 
 function summaryFacts(summary, number) {
@@ -236,6 +276,7 @@ function summaryText(summary, number, names) {
   }
   lines.push("");
   for (const hand of summary.hands || []) lines.push(handLine(hand, names));
+  for (const escape of summary.escapes || []) lines.push(escapeLine(escape, names));
   return lines.join("\n");
 }
 
@@ -325,6 +366,7 @@ export function renderSummary(summary, number, names = summary.names || []) {
     <p class="muted facts" data-role="summary-facts">${summaryFacts(summary, number).map(escapeHtml).join(" · ")}</p>
     <div class="scroll"><table class="ranks"><thead><tr><th>${t("summary.rank")}</th><th>${t("summary.player")}</th><th>${t("summary.total")}</th>${STAT_HEADS.map((key) => `<th>${t(key)}</th>`).join("")}</tr></thead><tbody>${rows}</tbody></table></div>
     ${biggest}
+    ${summaryEscapes(summary, names)}
     <h2>${t("summary.hands")}</h2>
     <div class="scroll"><table class="per-hand"><thead><tr><th></th><th></th>${names.map((name) => `<th>${escapeHtml(name)}</th>`).join("")}<th></th></tr></thead><tbody>${hands}</tbody></table></div>
     <p class="summary-actions">

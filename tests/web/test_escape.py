@@ -1,0 +1,57 @@
+"""逃跑 as the players see it: the hand's sheet names who left and lists the escape payments with their
+reason, and 大结算 counts them in the hand where they happened — in Chinese and in English."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+from .conftest import Watched
+from .support import create_room_with_bots, enter, shoot
+
+
+def numbers(cells: list[str]) -> list[int]:
+    return [int(cell) for cell in cells]
+
+
+def test_leaving_shows_the_escape_payment_on_the_sheet_and_in_the_summary(
+    pages: Watched, base_url: str
+) -> None:
+    page: Page = pages.page("desktop")
+    enter(page, base_url, "逃兵")
+    create_room_with_bots(page, "nanjing")
+    page.click('[data-role="start"]')
+    expect(page.locator(".table")).to_be_visible()
+    page.once("dialog", lambda dialog: dialog.accept())  # the 逃跑 confirmation
+    page.click('[data-role="escape"]')
+
+    sheet = page.locator('[data-role="hand-end"]')
+    expect(sheet.locator('[data-role="escaped"]')).to_have_text("逃兵 逃跑，付 60 分（见付款），比赛结束")
+    expect(sheet.locator(".abandoned")).to_have_text("本局中止")
+    paid = sheet.locator('.transfer[data-reason="escape"]')
+    expect(paid).to_have_count(3)
+    assert all(row.startswith("逃兵 → ") and row.endswith("20 逃跑") for row in paid.all_inner_texts())
+    changes = numbers(sheet.locator(".deltas tbody tr td:nth-child(2)").all_inner_texts())
+    totals = numbers(sheet.locator(".deltas tbody tr td.total").all_inner_texts())
+    assert changes == totals and sum(changes) == 0  # one hand: the escape is in its changes
+    page.click("#lang")
+    expect(sheet.locator('[data-role="escaped"]')).to_have_text(
+        "逃兵 left the game for good and pays 60 (see the payments); the match ends"
+    )
+    expect(paid.first).to_contain_text("Left the game: escape penalty")
+    page.click("#lang")
+    shoot(page, "hand-end-escape", sizes=("desktop",))
+
+    sheet.locator('[data-role="to-summary"]').click()
+    summary = page.locator('[data-role="summary"]')
+    escapes = summary.locator('[data-role="escapes"]')
+    expect(escapes).to_contain_text("逃兵 在第1局逃跑，付 60 分（已计入该局得失）")
+    expect(escapes.locator('.transfer[data-reason="escape"]')).to_have_count(3)
+    hand = summary.locator('tr[data-hand="0"]')
+    expect(hand.locator(".outcome")).to_have_text("中止；逃兵 逃跑")
+    per_hand = numbers(hand.locator("td:not(.outcome)").all_inner_texts()[:4])
+    assert per_hand == changes  # the hands add up to the totals, escape included
+    page.click("#lang")
+    expect(escapes).to_contain_text("逃兵 left in hand 1 and paid 60 (counted in that hand)")
+    expect(hand.locator(".outcome")).to_have_text("Stopped；逃兵 left")
+    page.click("#lang")
+    shoot(page, "summary-escape", sizes=("desktop",))
