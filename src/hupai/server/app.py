@@ -14,10 +14,11 @@ import io
 import json
 import logging
 import math
+import os
 import re
 import time
 from collections import Counter, deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
@@ -36,8 +37,10 @@ from hupai.rules import load_ruleset, presets
 from hupai.rules.base import option_range
 from hupai.rules.labels import option_labels
 from hupai.server.bounds import BodyGuard, validation_details
+from hupai.server.cluster import Cluster, RemoteRoom
 from hupai.server.database import connect, migrate
 from hupai.server.guards import RequestGuard, client_address, foreign_origin, is_https, log_config
+from hupai.server.leases import Leases
 from hupai.server.limits import Busy, Limits, RateLimited
 from hupai.server.names import name_key
 from hupai.server.protocol import INCOMING, ClientMessageType, Sync
@@ -60,7 +63,7 @@ from hupai.server.schemas import (
     UserOut,
     VoteIn,
 )
-from hupai.server.settings import Settings
+from hupai.server.settings import DATABASE_ENV, REDIS_ENV, Settings
 from hupai.server.store import (
     BadRequest,
     Cleanup,
@@ -73,7 +76,8 @@ from hupai.server.store import (
     rule_card,
     verify_password,
 )
-from hupai.server.table import Connection, Dissolve, Escape, FromClient, Join, Leave, RoomChanged, Table
+from hupai.server.table import Connection, Dissolve, Escape, FromClient, Join, Leave, Message, RoomChanged
+from hupai.server.tables import Tables
 
 log = logging.getLogger("hupai.server")
 WEB = Path(__file__).parent / "web"
@@ -91,40 +95,6 @@ FLOOD_LIMIT = 200  # refused messages in a row before a flooding client is cut o
 MAX_INVITE_HOST = 100  # characters of host[:port] in an invitation link (bounds the QR code's size)
 HOST_PATTERN = re.compile(r"(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?")
 QR_SCALE = 4  # pixels per module: about 130-200 px wide
-
-
-class Tables:
-    """The table tasks of this process, by room id (started on demand, ended when idle)."""
-
-    def __init__(self, store: Store, settings: Settings) -> None:
-        self.store = store
-        self.settings = settings
-        self.tables: dict[int, Table] = {}
-
-    def get(self, room_id: int) -> Table:
-        table = self.tables.get(room_id)
-        if table is None:
-            table = Table(room_id, self.store, self.settings, on_idle=self._idle)
-            self.tables[room_id] = table
-            table.start()
-        return table
-
-    def _idle(self, table: Table) -> bool:
-        if self.tables.get(table.room_id) is table:
-            del self.tables[table.room_id]
-        return True
-
-    async def resume_all(self) -> int:
-        """Start a table for every room in play (after a restart): each rebuilds itself from storage."""
-        room_ids = await run_in_threadpool(self.store.playing_room_ids)
-        for room_id in room_ids:
-            self.get(room_id)
-        return len(room_ids)
-
-    async def close(self) -> None:
-        for table in list(self.tables.values()):
-            await table.stop()
-        self.tables.clear()
 
 
 class SocketCounts:
@@ -172,12 +142,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             session_days=settings.session_days,
             waiting_rooms_per_user=settings.waiting_rooms_per_user,
         )
-        tables = Tables(store, settings)
+        cluster = None
+        if settings.redis_url:
+            cluster = Cluster(settings.redis_url, alive_seconds=settings.lease_seconds)
+        leases = Leases(store.sessions, seconds=settings.lease_seconds)
+        tables = Tables(store, settings, cluster=cluster, leases=leases if cluster is not None else None)
         app.state.store = store
         app.state.limits = Limits(settings)
         await run_in_threadpool(verify_password, None, "")  # make the dummy hash before anyone logs in
         app.state.tables = tables
-        resumed = await tables.resume_all()
+        resumed = await tables.start()
         if resumed:
             log.info("resumed %d table(s) from storage", resumed)
         cleaner = asyncio.create_task(_clean_periodically(tables, settings))
@@ -220,9 +194,7 @@ async def clean_up(tables: Tables, settings: Settings) -> Cleanup:
         )
     )
     for room_id in done.rooms:
-        table = tables.tables.get(room_id)
-        if table is not None:
-            table.post(RoomChanged())
+        await tables.tell(room_id, RoomChanged())
     if done.rooms or done.guests:
         log.info("cleanup: closed %d idle room(s), deleted %d stale guest(s)", len(done.rooms), done.guests)
     return done
@@ -237,18 +209,47 @@ async def _clean_periodically(tables: Tables, settings: Settings) -> None:
             log.exception("cleanup failed")
 
 
-def serve(settings: Settings, *, host: str = "127.0.0.1", port: int = 8000, log_level: str = "info") -> None:
-    """Run the server under uvicorn until it is stopped (``hupai serve``)."""
-    import uvicorn
-
+def _tune_gc() -> None:
     # Every table lives in this process, so a long garbage-collection pause stalls all of them.
     # Collecting young objects less often (and never rescanning what exists at start) cut the p99
     # action latency of bench/server_load.py at 400 actions/s from ~300 ms to ~60 ms.
     gc.set_threshold(20_000, 50, 100)
     gc.freeze()
 
+
+def app_from_env() -> FastAPI:
+    """The application of one of ``hupai serve --workers N``'s processes (settings from the
+    environment, which the parent filled in)."""
+    _tune_gc()
+    return create_app(Settings.from_env())
+
+
+def serve(
+    settings: Settings,
+    *,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    log_level: str = "info",
+    workers: int = 1,
+) -> None:
+    """Run the server under uvicorn until it is stopped (``hupai serve``). With ``workers`` > 1 (which
+    needs Redis) uvicorn starts that many processes on the one port; they share the tables."""
+    import uvicorn
+
+    if workers > 1:
+        if not settings.redis_url:
+            raise ValueError("several processes need Redis to share tables (--redis-url or HUPAI_REDIS_URL)")
+        os.environ[DATABASE_ENV] = settings.database_url
+        os.environ[REDIS_ENV] = settings.redis_url
+        migrate(settings.database_url)  # once, before the workers start
+        application: Any = "hupai.server.app:app_from_env"
+    else:
+        _tune_gc()
+        application = create_app(settings)
     uvicorn.run(
-        create_app(settings),
+        application,
+        factory=workers > 1,
+        workers=workers if workers > 1 else None,
         host=host,
         port=port,
         log_level=log_level,
@@ -421,7 +422,7 @@ def _routes(app: FastAPI, settings: Settings) -> None:  # noqa: PLR0915 - one pl
 
     async def changed(tables: Tables, store: Store, number: str) -> None:
         room_id = await run_in_threadpool(store.room_id, number)
-        tables.get(room_id).post(RoomChanged())
+        await tables.post(room_id, RoomChanged())
 
     @app.post("/api/rooms")
     async def create_room(
@@ -485,7 +486,7 @@ def _routes(app: FastAPI, settings: Settings) -> None:  # noqa: PLR0915 - one pl
             raise Forbidden("you have no seat in this game")
         room_id = await run_in_threadpool(store.room_id, number)
         done = asyncio.get_running_loop().create_future()
-        tables.get(room_id).post(Escape(seat, done))
+        await tables.post(room_id, Escape(seat, done))
         return await _after_table(done, store, number)
 
     @app.post("/api/rooms/{number}/dissolve")
@@ -495,7 +496,7 @@ def _routes(app: FastAPI, settings: Settings) -> None:  # noqa: PLR0915 - one pl
         """Vote to end a started game early; it ends when every player at the table agrees."""
         out, unanimous = await run_in_threadpool(store.vote_dissolve, number, user.id, body.agree)
         room_id = await run_in_threadpool(store.room_id, number)
-        table = tables.get(room_id)
+        table = await tables.route(room_id)
         table.post(RoomChanged())
         if unanimous:
             done = asyncio.get_running_loop().create_future()
@@ -596,14 +597,22 @@ def _routes(app: FastAPI, settings: Settings) -> None:  # noqa: PLR0915 - one pl
         except NotFound as error:
             await _refuse(socket, CLOSE_NOT_FOUND, "not_found", error.message)
             return
-        table = tables.get(room_id)
-        table.post(Join(connection))
+        route = await tables.route(room_id)
+
+        def post(message: Message) -> None:
+            if isinstance(route, RemoteRoom):
+                route.post(message)
+            else:  # the room's table in this process (started again if it ended)
+                tables.get(room_id).post(message)
+
+        post(Join(connection))
         writer = asyncio.create_task(_pump(socket, connection))
         try:
-            await _read(socket, connection, tables, room_id, settings)
+            await _read(socket, connection, post, settings)
         finally:
-            current = tables.tables.get(room_id)
-            if current is not None:
+            if isinstance(route, RemoteRoom):
+                route.post(Leave(connection))
+            elif (current := tables.tables.get(room_id)) is not None:
                 current.post(Leave(connection))
             connection.close()
             with contextlib.suppress(Exception):
@@ -708,7 +717,7 @@ class _Bucket:
 
 
 async def _read(
-    socket: WebSocket, connection: Connection, tables: Tables, room_id: int, settings: Settings
+    socket: WebSocket, connection: Connection, post: Callable[[Message], None], settings: Settings
 ) -> None:
     """Check every incoming message at the edge; only valid ones reach the table."""
     bucket = _Bucket(settings.messages_per_second)
@@ -746,7 +755,7 @@ async def _read(
             continue
         refused = 0
         assert message is not None
-        tables.get(room_id).post(FromClient(connection, message))
+        post(FromClient(connection, message))
 
 
 def _check_frame(
