@@ -27,7 +27,7 @@ from websockets.sync.client import connect as ws_connect
 from .server_support import free_port, running_server
 
 LEASE_SECONDS = 2.0  # short leases: takeovers within seconds
-RECV_SECONDS = 3.0  # a socket silent this long is given up and opened again (elsewhere)
+RECV_SECONDS = 10.0  # a socket silent this long is given up and opened again (elsewhere)
 
 
 @contextmanager
@@ -147,6 +147,7 @@ class Player(threading.Thread):
         self.events: dict[int, list[dict[str, Any]]] = {}
         self.summary: dict[str, Any] | None = None
         self.reconnects = 0
+        self.drops: list[str] = []  # why each connection ended early
         self.problems: list[str] = []
         self.updates = 0
         self.hints_seen = 0
@@ -167,8 +168,8 @@ class Player(threading.Thread):
                     if self.want_hints:
                         connection.send(json.dumps({"type": "hints", "on": True}))
                     self._play(connection)
-            except (OSError, ConnectionClosed, InvalidHandshake, TimeoutError):
-                pass
+            except (OSError, ConnectionClosed, InvalidHandshake, TimeoutError) as error:
+                self.drops.append(f"{time.strftime('%X')} port {port}: {error!r}")
             if self.summary is None:
                 self.reconnects += 1
                 self.turn += 1

@@ -9,14 +9,17 @@ stored moves replay to in one process.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import time
+import urllib.error
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from websockets.sync.client import connect as ws_connect
 
 from hupai.game.record import read_record, replay
 
@@ -60,13 +63,17 @@ def players_for(
     return [Player(ports, number, token, seed=seat, first=seat) for seat, token in enumerate(tokens)]
 
 
-def finish(players: list[Player], timeout: float = 200) -> dict[str, Any]:
+def finish(players: list[Player], timeout: float = 150) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
     for player in players:
-        player.join(timeout)
+        player.join(max(deadline - time.monotonic(), 0.1))
     for player in players:
-        assert not player.is_alive(), "a player is still waiting for the match to end"
-        assert player.summary is not None
-        assert player.problems == [], player.problems
+        assert not player.is_alive(), (
+            f"a player is still waiting for the match to end: {player.drops}, {player.updates} updates, "
+            f"events per hand {[len(events) for events in player.events.values()]}"
+        )
+        assert player.summary is not None, player.drops
+        assert player.problems == [], (player.problems, player.drops)
     summary = players[0].summary
     assert summary is not None and summary["status"] == "finished"
     assert all(player.summary == summary for player in players)
@@ -87,10 +94,19 @@ def check_against_one_process(port: int, number: str, summary: dict[str, Any], p
             assert events[-1]["event"] == "hand_ended", (hand, events[-1])
 
 
-def wait_for_new_owner(url: str, number: str, old: int, seconds: float) -> tuple[int, float]:
+def current_owner(url: str, number: str) -> int:
+    """The process owning the room's table (waiting a moment: the start may still be on its way)."""
+    deadline = time.monotonic() + 10
+    while (owner := owner_pid(url, number)) is None:
+        assert time.monotonic() < deadline, "nobody owns the table"
+        time.sleep(0.05)
+    return owner
+
+
+def wait_for_new_owner(url: str, number: str, old: int | None, seconds: float) -> tuple[int, float]:
     started = time.monotonic()
     while time.monotonic() - started < seconds:
-        owner = owner_pid(url, number)
+        owner = current_owner(url, number)
         if owner is not None and owner != old:
             return owner, time.monotonic() - started
         time.sleep(0.1)
@@ -113,7 +129,7 @@ def test_four_players_on_three_processes_play_a_whole_match(url: str, redis_url:
         assert spectator.summary == summary
         assert spectator.problems == []
         assert players[1].hints_seen > 0  # hints computed by the owner reach a player relayed elsewhere
-        assert all(player.reconnects == 0 for player in players)
+        assert [player.drops for player in players] == [[], [], [], []]
         check_against_one_process(servers[2].port, number, summary, players)
 
 
@@ -123,7 +139,7 @@ def test_the_owner_dies_mid_hand_and_another_process_takes_over(
 ) -> None:
     with cluster(url, redis_url, tmp_path, bot_delay_seconds=0.05) as servers:
         number, tokens = seat_four(servers)
-        owner = owner_pid(url, number)
+        owner = current_owner(url, number)
         assert owner in {server.process.pid for server in servers}
         players = players_for(servers, number, tokens)
         for player in players:
@@ -149,9 +165,13 @@ def test_the_owner_dies_mid_hand_and_another_process_takes_over(
 def test_a_paused_owner_is_taken_over_and_its_late_writes_are_refused(
     url: str, redis_url: str, tmp_path: Path
 ) -> None:
+    if url.startswith("sqlite"):
+        # A process paused inside a write would keep SQLite's one write lock for everyone: many
+        # processes on SQLite are for one machine and tests; docs/deploy.md says PostgreSQL.
+        pytest.skip("a paused process can hold SQLite's write lock; clusters run on PostgreSQL")
     with cluster(url, redis_url, tmp_path, bot_delay_seconds=0.05) as servers:
         number, tokens = seat_four(servers)
-        owner = owner_pid(url, number)
+        owner = current_owner(url, number)
         paused = next(server for server in servers if server.process.pid == owner)
         others = [server.port for server in servers if server is not paused]
         players = players_for(servers, number, tokens, ports=others)
@@ -173,3 +193,49 @@ def test_a_paused_owner_is_taken_over_and_its_late_writes_are_refused(
             assert time.monotonic() < deadline, paused.output()[-3000:]
             time.sleep(0.2)
         assert paused.alive
+
+
+def test_limits_hold_across_processes(url: str, redis_url: str, tmp_path: Path) -> None:
+    """A client gains no second allowance by reaching another process: sockets per player, table
+    connections a minute, wrong passwords per name and rooms per address are counted in Redis."""
+    limits = {
+        "max_sockets_per_user": 2,
+        "connects_per_minute": 3,
+        "login_attempts_per_name": 3,
+        "rooms_per_address_per_hour": 2,
+    }
+    with cluster(url, redis_url, tmp_path, **limits) as servers:
+        ports = [server.port for server in servers]
+        token = call(ports[0], "/api/guest", {"name": "小明"})["token"]
+        number = call(ports[0], "/api/rooms", {"preset": "nanjing"}, token)["number"]
+
+        def open_socket(port: int) -> Any:
+            return ws_connect(f"ws://127.0.0.1:{port}/api/rooms/{number}/ws?token={token}")
+
+        first, second = open_socket(ports[0]), open_socket(ports[1])
+        with first, second:
+            assert json.loads(first.recv(timeout=5))["type"] == "welcome"
+            assert json.loads(second.recv(timeout=5))["type"] == "welcome"
+            with open_socket(ports[2]) as third:
+                refused = json.loads(third.recv(timeout=5))
+                assert refused.get("code") == "too_many_sockets", refused
+        with open_socket(ports[2]) as fourth:  # the fourth connection this minute
+            refused = json.loads(fourth.recv(timeout=5))
+            assert "3 table connections a minute" in refused["message"], refused
+
+        other = call(ports[1], "/api/guest", {"name": "小红"})["token"]
+        call(ports[1], "/api/rooms", {"preset": "nanjing"}, other)  # the address's second room
+        assert http_status(ports[2], "/api/rooms", {"preset": "nanjing"}, other) == 429
+
+        call(ports[0], "/api/register", {"name": "阿强", "password": "a good password"})
+        wrong = {"name": "阿强", "password": "wrong password"}
+        statuses = [http_status(ports[i % 3], "/api/login", wrong) for i in range(4)]
+        assert statuses == [401, 401, 401, 429]
+
+
+def http_status(port: int, path: str, body: dict[str, Any], token: str | None = None) -> int:
+    try:
+        call(port, path, body, token)
+    except urllib.error.HTTPError as error:
+        return error.code
+    return 200

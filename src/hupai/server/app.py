@@ -17,7 +17,6 @@ import math
 import os
 import re
 import time
-from collections import Counter, deque
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -41,7 +40,7 @@ from hupai.server.cluster import Cluster, RemoteRoom
 from hupai.server.database import connect, migrate
 from hupai.server.guards import RequestGuard, client_address, foreign_origin, is_https, log_config
 from hupai.server.leases import Leases
-from hupai.server.limits import Busy, Limits, RateLimited
+from hupai.server.limits import Busy, Limits, RateLimited, SocketCounts
 from hupai.server.names import name_key
 from hupai.server.protocol import INCOMING, ClientMessageType, Sync
 from hupai.server.replays import replay_frames
@@ -64,6 +63,7 @@ from hupai.server.schemas import (
     VoteIn,
 )
 from hupai.server.settings import DATABASE_ENV, REDIS_ENV, Settings
+from hupai.server.shared_limits import SharedSocketCounts
 from hupai.server.store import (
     BadRequest,
     Cleanup,
@@ -87,7 +87,6 @@ CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 CLOSE_POLICY = 1008
 LOG_IN_FIRST = "log in first (a guest name is enough)"
-MAX_TRACKED_PLAYERS = 10_000
 CLOSE_TOO_MANY = 4429  # too many table sockets open for this user or address
 AFTER_TABLE_SECONDS = 10.0
 SYNC_TOO_SOON = "sync too soon; this one was dropped"
@@ -95,40 +94,6 @@ FLOOD_LIMIT = 200  # refused messages in a row before a flooding client is cut o
 MAX_INVITE_HOST = 100  # characters of host[:port] in an invitation link (bounds the QR code's size)
 HOST_PATTERN = re.compile(r"(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?")
 QR_SCALE = 4  # pixels per module: about 130-200 px wide
-
-
-class SocketCounts:
-    """The table sockets open in this process, per user and per address, for their limits."""
-
-    def __init__(self) -> None:
-        self.open: Counter[tuple[str, object]] = Counter()
-        self.opened: dict[int, deque[float]] = {}  # per user: when their last sockets opened
-
-    def recently_opened(self, user_id: int, limit: int) -> bool:
-        """Note a socket opened by ``user_id`` now, unless ``limit`` opened in the last minute: each
-        connection starts with the whole hand so far, so reconnecting in a loop is bounded too."""
-        now = time.monotonic()
-        if len(self.opened) > MAX_TRACKED_PLAYERS:  # forget players with no socket opened lately
-            self.opened = {user: seen for user, seen in self.opened.items() if seen and seen[-1] > now - 60}
-        times = self.opened.setdefault(user_id, deque())
-        while times and times[0] <= now - 60:
-            times.popleft()
-        if len(times) >= limit:
-            return True
-        times.append(now)
-        return False
-
-    def take(self, key: tuple[str, object], limit: int) -> bool:
-        """Count one more socket for ``key``, unless ``limit`` are open already."""
-        if self.open[key] >= limit:
-            return False
-        self.open[key] += 1
-        return True
-
-    def give_back(self, key: tuple[str, object]) -> None:
-        self.open[key] -= 1
-        if self.open[key] <= 0:
-            del self.open[key]
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -148,7 +113,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         leases = Leases(store.sessions, seconds=settings.lease_seconds)
         tables = Tables(store, settings, cluster=cluster, leases=leases if cluster is not None else None)
         app.state.store = store
-        app.state.limits = Limits(settings)
+        limits = Limits(settings, cluster.redis if cluster is not None else None)
+        app.state.limits = limits
+        app.state.sockets = limits.sockets
         await run_in_threadpool(verify_password, None, "")  # make the dummy hash before anyone logs in
         app.state.tables = tables
         resumed = await tables.start()
@@ -163,7 +130,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(title="hupai 胡牌", version=__version__, lifespan=lifespan)
     app.state.settings = settings
-    app.state.sockets = SocketCounts()
 
     @app.exception_handler(StoreError)
     async def store_error(_request: Request, error: StoreError) -> JSONResponse:
@@ -319,10 +285,10 @@ def _login_response(
     return {"user": user.model_dump(), "token": token}
 
 
-def _count_attempt(limits: Limits, request: Request, settings: Settings) -> None:
+async def _count_attempt(limits: Limits, request: Request, settings: Settings) -> None:
     """A login or registration from this address (each may cost an argon2 hash)."""
     address = client_address(request.scope, settings)
-    limits.login_by_address.check(address, "too many login attempts from your address; try again later")
+    await limits.login_by_address.check(address, "too many login attempts from your address; try again later")
 
 
 # --- routes ------------------------------------------------------------------------------------------
@@ -364,7 +330,9 @@ def _routes(app: FastAPI, settings: Settings) -> None:  # noqa: PLR0915 - one pl
         body: GuestIn, request: Request, response: Response, store: StoreDep, limits: LimitsDep
     ) -> dict[str, Any]:
         address = client_address(request.scope, settings)
-        limits.guests_by_address.check(address, "too many guest accounts from your address; try again later")
+        await limits.guests_by_address.check(
+            address, "too many guest accounts from your address; try again later"
+        )
         user, token = await run_in_threadpool(store.create_guest, body.name)
         return _login_response(request, response, settings, user, token)
 
@@ -372,7 +340,7 @@ def _routes(app: FastAPI, settings: Settings) -> None:  # noqa: PLR0915 - one pl
     async def register(
         body: RegisterIn, request: Request, response: Response, store: StoreDep, limits: LimitsDep
     ) -> dict[str, Any]:
-        _count_attempt(limits, request, settings)
+        await _count_attempt(limits, request, settings)
         current = await _maybe_user(request)
         guest_id = current.id if current is not None and current.guest else None
         user, token = await limits.hashed(lambda: store.register(body.name, body.password, guest_id=guest_id))
@@ -382,15 +350,15 @@ def _routes(app: FastAPI, settings: Settings) -> None:  # noqa: PLR0915 - one pl
     async def login(
         body: LoginIn, request: Request, response: Response, store: StoreDep, limits: LimitsDep
     ) -> dict[str, Any]:
-        _count_attempt(limits, request, settings)
+        await _count_attempt(limits, request, settings)
         name = name_key(body.name)
-        wait = limits.login_by_name.wait(name)
+        wait = await limits.login_by_name.wait(name)
         if wait > 0:
             raise RateLimited(f"too many wrong passwords for {body.name!r}; try again later", wait)
         try:
             user, token = await limits.hashed(lambda: store.login(body.name, body.password))
         except Unauthorized:
-            limits.login_by_name.record(name)  # only failures count: the owner may log in anywhere
+            await limits.login_by_name.record(name)  # only failures count: the owner may log in anywhere
             raise
         return _login_response(request, response, settings, user, token)
 
@@ -429,7 +397,9 @@ def _routes(app: FastAPI, settings: Settings) -> None:  # noqa: PLR0915 - one pl
         body: RoomIn, request: Request, user: UserDep, store: StoreDep, limits: LimitsDep
     ) -> RoomOut:
         address = client_address(request.scope, settings)
-        limits.rooms_by_address.check(address, "too many rooms opened from your address; try again later")
+        await limits.rooms_by_address.check(
+            address, "too many rooms opened from your address; try again later"
+        )
         return await run_in_threadpool(store.create_room, user.id, body)
 
     @app.get("/api/rooms/{number}")
@@ -565,7 +535,8 @@ def _routes(app: FastAPI, settings: Settings) -> None:  # noqa: PLR0915 - one pl
             refused = f"connections from {origin} are refused"
             await _refuse(socket, CLOSE_FORBIDDEN, "forbidden_origin", refused)
             return
-        sockets: SocketCounts = socket.app.state.sockets
+        sockets: SocketCounts | SharedSocketCounts = socket.app.state.sockets
+        limits: Limits = socket.app.state.limits
         address = ("address", socket.client.host if socket.client is not None else "")
         if not await _within_limit(socket, sockets, address, settings.max_sockets_per_address):
             return
@@ -575,19 +546,20 @@ def _routes(app: FastAPI, settings: Settings) -> None:  # noqa: PLR0915 - one pl
             if user is None:
                 await _refuse(socket, CLOSE_UNAUTHORIZED, "unauthorized", LOG_IN_FIRST)
                 return
-            if sockets.recently_opened(user.id, settings.connects_per_minute):
+            if await limits.connects_by_user.wait(str(user.id)) > 0:
                 message = f"at most {settings.connects_per_minute} table connections a minute per player"
                 await _refuse(socket, CLOSE_TOO_MANY, "too_many_sockets", message)
                 return
+            await limits.connects_by_user.record(str(user.id))
             person = ("user", user.id)
             if not await _within_limit(socket, sockets, person, settings.max_sockets_per_user):
                 return
             try:
                 await play(socket, number, Connection(user.id, hand=hand, since=since))
             finally:
-                sockets.give_back(person)
+                await sockets.give_back(person)
         finally:
-            sockets.give_back(address)
+            await sockets.give_back(address)
 
     async def play(socket: WebSocket, number: str, connection: Connection) -> None:
         store: Store = socket.app.state.store
@@ -633,10 +605,10 @@ def _labels_with_ranges(card: RuleCardOut) -> dict[str, Any]:
 
 
 async def _within_limit(
-    socket: WebSocket, sockets: SocketCounts, key: tuple[str, object], limit: int
+    socket: WebSocket, sockets: SocketCounts | SharedSocketCounts, key: tuple[str, object], limit: int
 ) -> bool:
     """Count this socket for ``key`` (a player or an address), or refuse it when ``limit`` are open."""
-    if sockets.take(key, limit):
+    if await sockets.take(key, limit):
         return True
     message = f"at most {limit} table connections per {'player' if key[0] == 'user' else 'address'} at once"
     await _refuse(socket, CLOSE_TOO_MANY, "too_many_sockets", message)

@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
 
-from sqlalchemy import delete, or_, select, update
+from sqlalchemy import or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -96,14 +96,17 @@ class Leases:
         return {room_id: epoch for room_id, epoch in rows}  # noqa: C416 - rows are Row objects
 
     def release(self, room_id: int, fence: Fence) -> None:
-        """Give the lease up now (a clean stop, an idle table), so another process need not wait."""
+        """Give the lease up now (a clean stop, an idle table), so another process need not wait.
+        The row stays, run out, so the next owner's epoch is still a new one."""
         with self._writing() as db:
             db.execute(
-                delete(TableLease).where(
+                update(TableLease)
+                .where(
                     TableLease.room_id == room_id,
                     TableLease.owner == fence.owner,
                     TableLease.epoch == fence.epoch,
                 )
+                .values(expires_at=utcnow() - timedelta(seconds=1))
             )
 
     def owner(self, room_id: int) -> str | None:

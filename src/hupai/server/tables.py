@@ -17,7 +17,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import random
+import time
 
 from starlette.concurrency import run_in_threadpool
 
@@ -25,9 +27,10 @@ from hupai.server.cluster import Cluster, RemoteRoom
 from hupai.server.leases import Fence, Leases
 from hupai.server.settings import Settings
 from hupai.server.store import Store
-from hupai.server.table import Message, Table
+from hupai.server.table import Dissolve, Escape, Join, Message, RoomChanged, Table
 
 log = logging.getLogger("hupai.tables")
+HELD_BACK_LIMIT = 10_000  # messages kept while leases are in doubt (a Join beyond: closed)
 TAKEOVER_BATCH = 50  # orphaned rooms one process takes in one pass (the others take the rest)
 
 Route = Table | RemoteRoom
@@ -50,9 +53,12 @@ class Tables:
         self.leases = leases
         self.tables: dict[int, Table] = {}
         self.fences: dict[int, Fence] = {}
+        self.arriving: dict[int, list[Message]] = {}  # rooms being taken: their messages so far
         self.taking = asyncio.Lock()  # one lease change at a time in this process
         self.wake = asyncio.Event()  # a table was let go elsewhere: look for orphans now
         self.maintainer: asyncio.Task[None] | None = None
+        self.renewed_at = -math.inf  # when this process last renewed its leases (monotonic)
+        self.held_back: list[tuple[int, Message]] = []  # what arrived while the leases were in doubt
         if cluster is not None:
             cluster.deliver = self._deliver
             cluster.on_owner_change = self._owner_changed
@@ -106,6 +112,8 @@ class Tables:
     # --- where a room's table is -----------------------------------------------------------------
 
     async def route(self, room_id: int) -> Route:
+        if self.cluster is not None and self._stale():
+            await self.maintain_once()
         table = self.tables.get(room_id)
         if table is not None and not table.lost:
             return table
@@ -142,22 +150,35 @@ class Tables:
             table = self.tables.get(room_id)
             if table is not None and not table.lost:
                 return table
-            fence = await run_in_threadpool(self.leases.acquire, room_id, self.cluster.node)
-            if fence is None:
-                return None
-            await self.cluster.own(room_id)
-            table = Table(
-                room_id,
-                self.store.fenced(room_id, fence),
-                self.settings,
-                on_idle=self._idle,
-                on_lost=self._lost,
-            )
-            self.tables[room_id] = table
-            self.fences[room_id] = fence
-            table.start()
+            # Listen first: whoever sees this process's lease can count on being heard. What arrives
+            # before the table exists waits for it.
+            self.arriving[room_id] = []
+            try:
+                await self.cluster.own(room_id)
+                fence = await run_in_threadpool(self.leases.acquire, room_id, self.cluster.node)
+                if fence is None:
+                    await self.cluster.disown(room_id)
+                    return None
+                table = self._owned_table(room_id, fence)
+                for message in self.arriving[room_id]:
+                    table.post(message)
+            finally:
+                del self.arriving[room_id]
         await self.cluster.announce_owner(room_id)
         log.info("table %s: owned by %s (epoch %s)", room_id, self.cluster.node, fence.epoch)
+        return table
+
+    def _owned_table(self, room_id: int, fence: Fence) -> Table:
+        table = Table(
+            room_id,
+            self.store.fenced(room_id, fence),
+            self.settings,
+            on_idle=self._idle,
+            on_lost=self._lost,
+        )
+        self.tables[room_id] = table
+        self.fences[room_id] = fence
+        table.start()
         return table
 
     async def _let_go(self, room_id: int, *, stopped: bool = False) -> None:
@@ -184,10 +205,37 @@ class Tables:
 
     # --- the cluster's messages ------------------------------------------------------------------
 
+    def _stale(self) -> bool:
+        """Whether this process's leases may have run out unseen (it was paused, or the database was
+        away): until it has renewed them, it must not answer for any table."""
+        assert self.leases is not None
+        return time.monotonic() - self.renewed_at > self.leases.seconds * 0.9
+
     def _deliver(self, room_id: int, message: Message) -> None:
+        if self._stale():
+            # Messages that waited while this process was paused: another process may own the table
+            # now. They wait until the leases are renewed, then go to the tables still held here.
+            self.wake.set()
+            if len(self.held_back) < HELD_BACK_LIMIT:
+                self.held_back.append((room_id, message))
+            elif isinstance(message, Join):
+                message.connection.close()
+            return
+        arriving = self.arriving.get(room_id)
+        if arriving is not None:
+            arriving.append(message)
+            return
         table = self.tables.get(room_id)
+        if table is None and room_id in self.fences:  # ended a moment ago; the lease is still ours
+            table = self._owned_table(room_id, self.fences[room_id])
         if table is not None and not table.lost:
             table.post(message)
+        elif isinstance(message, Join):
+            message.connection.close()  # being let go: the client reconnects and finds the new owner
+        elif isinstance(message, RoomChanged | Escape | Dissolve):
+            # Sent here while this process was letting the room go: pass it on to whoever owns the
+            # room now (or take it again), rather than lose a start, a leave or a vote.
+            asyncio.get_running_loop().create_task(self.post(room_id, message))
 
     async def _owner_changed(self, room_id: int, owner: str | None) -> None:
         if owner is None:
@@ -217,15 +265,21 @@ class Tables:
     async def maintain_once(self) -> None:
         """Renew, drop what was lost, say this process is alive, take over orphaned rooms in play."""
         assert self.cluster is not None and self.leases is not None
+        asked = time.monotonic()
+        holding = dict(self.fences)  # tables taken while renewing are not judged by this renewal
         held = await run_in_threadpool(self.leases.renew, self.cluster.node)
-        for room_id, fence in list(self.fences.items()):
-            if held.get(room_id) != fence.epoch:
+        for room_id, fence in holding.items():
+            if held.get(room_id) != fence.epoch and self.fences.get(room_id) == fence:
                 table = self.tables.pop(room_id, None)
                 self.fences.pop(room_id, None)
                 if table is not None:
                     log.warning("table %s: lease lost to another process; stopping", room_id)
                     await table.stop()
                 await self.cluster.disown(room_id)
+        self.renewed_at = asked  # every lease still held runs at least until then + lease_seconds
+        held_back, self.held_back = self.held_back, []
+        for room_id, message in held_back:
+            self._deliver(room_id, message)
         await self.cluster.heartbeat()
         orphans = await run_in_threadpool(self.leases.orphans, TAKEOVER_BATCH)
         random.shuffle(orphans)  # several processes taking over at once start at different rooms
