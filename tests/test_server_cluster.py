@@ -12,6 +12,8 @@ from __future__ import annotations
 import json
 import os
 import signal
+import subprocess
+import sys
 import time
 import urllib.error
 from collections.abc import Iterator
@@ -24,7 +26,7 @@ from websockets.sync.client import connect as ws_connect
 from hupai.game.record import read_record, replay
 
 from .cluster_support import LEASE_SECONDS, Player, Server, cluster, owner_pid, redis_server
-from .server_support import call, database, database_urls
+from .server_support import call, database, database_urls, free_port
 
 HANDS = 4
 
@@ -239,3 +241,42 @@ def http_status(port: int, path: str, body: dict[str, Any], token: str | None = 
     except urllib.error.HTTPError as error:
         return error.code
     return 200
+
+
+def test_hupai_serve_workers_starts_processes_that_share_tables(
+    url: str, redis_url: str, tmp_path: Path
+) -> None:
+    """``hupai serve --workers 2``: uvicorn's worker processes on one port, sharing tables via Redis."""
+    port = free_port()
+    command = [sys.executable, "-m", "hupai", "serve", "--port", str(port), "--workers", "2"]
+    command += ["--database-url", url, "--redis-url", redis_url]
+    log = (tmp_path / "workers.log").open("wb")
+    process = subprocess.Popen(command, start_new_session=True, stdout=log, stderr=log)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                call(port, "/api/health")
+                break
+            except OSError:
+                assert time.monotonic() < deadline and process.poll() is None, (
+                    tmp_path / "workers.log"
+                ).read_text()
+                time.sleep(0.2)
+        token = call(port, "/api/guest", {"name": "小明"})["token"]
+        number = call(port, "/api/rooms", {"preset": "nanjing", "hands": 4}, token)["number"]
+        call(port, f"/api/rooms/{number}/start", {}, token)
+        player = Player([port], number, token, seed=1)
+        player.start()
+        deadline = time.monotonic() + 60  # the server's own pauses (bots think 0.8 s): a few moves
+        while sum(len(events) for events in player.events.values()) < 20:
+            assert time.monotonic() < deadline, player.drops
+            time.sleep(0.2)
+        player.stop.set()
+        assert player.problems == []
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=30)
+        log.close()
+    output = (tmp_path / "workers.log").read_text()
+    assert output.count("Started server process") == 2, output
