@@ -180,3 +180,9 @@ def test_unknown_option_is_refused() -> None:
     code, _, err = run("replay", str(RECORDS / "nj01-menqing-hunyise-88.json"), "--option", "nonsense=1")
     assert code == 2
     assert "unknown option 'nonsense'" in err
+
+
+def test_serve_with_workers_needs_redis() -> None:
+    result = runner.invoke(app, ["serve", "--workers", "2", "--database-url", "sqlite:///unused.sqlite3"])
+    assert result.exit_code == 2
+    assert "--workers above 1 needs Redis" in result.output

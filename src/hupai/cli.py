@@ -546,6 +546,13 @@ def serve(
         str | None,
         typer.Option(help="SQLAlchemy URL (default: $HUPAI_DATABASE_URL, else SQLite in your data folder)."),
     ] = None,
+    redis_url: Annotated[
+        str | None,
+        typer.Option(help="Redis shared by several server processes (default: $HUPAI_REDIS_URL; none)."),
+    ] = None,
+    workers: Annotated[
+        int, typer.Option(min=1, max=64, help="Server processes on this machine (more than 1 needs Redis).")
+    ] = 1,
 ) -> None:
     """Start the multiplayer server: private rooms, bots in empty seats, stored games."""
     try:
@@ -553,10 +560,17 @@ def serve(
         from hupai.server.settings import Settings
     except ImportError as error:  # the server's libraries are an extra
         _fail(f"the server needs its libraries: pip install 'hupai[server]' ({error.name} is missing)")
-    settings = Settings.from_env(**({"database_url": database_url} if database_url else {}))
+    overrides = {"database_url": database_url, "redis_url": redis_url}
+    settings = Settings.from_env(**{name: value for name, value in overrides.items() if value})
+    if workers > 1 and not settings.redis_url:
+        _fail("--workers above 1 needs Redis (--redis-url or HUPAI_REDIS_URL), so the processes share tables")
     console.print(f"[bold]hupai {__version__}[/] server at [bold]http://{host}:{port}/[/]")
     console.print(f"database: {_shown_url(settings.database_url)}")
-    serve_forever(settings, host=host, port=port)
+    if settings.redis_url:
+        console.print(
+            f"redis: {_shown_url(settings.redis_url)} ({workers} process{'es' if workers > 1 else ''})"
+        )
+    serve_forever(settings, host=host, port=port, workers=workers)
 
 
 @app.command("bot")

@@ -14,10 +14,10 @@ import io
 import json
 import logging
 import math
+import os
 import re
 import time
-from collections import Counter, deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
@@ -36,9 +36,11 @@ from hupai.rules import load_ruleset, presets
 from hupai.rules.base import option_range
 from hupai.rules.labels import option_labels
 from hupai.server.bounds import BodyGuard, validation_details
+from hupai.server.cluster import Cluster, RemoteRoom
 from hupai.server.database import connect, migrate
 from hupai.server.guards import RequestGuard, client_address, foreign_origin, is_https, log_config
-from hupai.server.limits import Busy, Limits, RateLimited
+from hupai.server.leases import Leases
+from hupai.server.limits import Busy, Limits, RateLimited, SocketCounts
 from hupai.server.names import name_key
 from hupai.server.protocol import INCOMING, ClientMessageType, Sync
 from hupai.server.replays import replay_frames
@@ -60,7 +62,8 @@ from hupai.server.schemas import (
     UserOut,
     VoteIn,
 )
-from hupai.server.settings import Settings
+from hupai.server.settings import DATABASE_ENV, REDIS_ENV, Settings
+from hupai.server.shared_limits import SharedSocketCounts
 from hupai.server.store import (
     BadRequest,
     Cleanup,
@@ -73,7 +76,8 @@ from hupai.server.store import (
     rule_card,
     verify_password,
 )
-from hupai.server.table import Connection, Dissolve, Escape, FromClient, Join, Leave, RoomChanged, Table
+from hupai.server.table import Connection, Dissolve, Escape, FromClient, Join, Leave, Message, RoomChanged
+from hupai.server.tables import Tables
 
 log = logging.getLogger("hupai.server")
 WEB = Path(__file__).parent / "web"
@@ -83,7 +87,6 @@ CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 CLOSE_POLICY = 1008
 LOG_IN_FIRST = "log in first (a guest name is enough)"
-MAX_TRACKED_PLAYERS = 10_000
 CLOSE_TOO_MANY = 4429  # too many table sockets open for this user or address
 AFTER_TABLE_SECONDS = 10.0
 SYNC_TOO_SOON = "sync too soon; this one was dropped"
@@ -91,74 +94,6 @@ FLOOD_LIMIT = 200  # refused messages in a row before a flooding client is cut o
 MAX_INVITE_HOST = 100  # characters of host[:port] in an invitation link (bounds the QR code's size)
 HOST_PATTERN = re.compile(r"(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?")
 QR_SCALE = 4  # pixels per module: about 130-200 px wide
-
-
-class Tables:
-    """The table tasks of this process, by room id (started on demand, ended when idle)."""
-
-    def __init__(self, store: Store, settings: Settings) -> None:
-        self.store = store
-        self.settings = settings
-        self.tables: dict[int, Table] = {}
-
-    def get(self, room_id: int) -> Table:
-        table = self.tables.get(room_id)
-        if table is None:
-            table = Table(room_id, self.store, self.settings, on_idle=self._idle)
-            self.tables[room_id] = table
-            table.start()
-        return table
-
-    def _idle(self, table: Table) -> bool:
-        if self.tables.get(table.room_id) is table:
-            del self.tables[table.room_id]
-        return True
-
-    async def resume_all(self) -> int:
-        """Start a table for every room in play (after a restart): each rebuilds itself from storage."""
-        room_ids = await run_in_threadpool(self.store.playing_room_ids)
-        for room_id in room_ids:
-            self.get(room_id)
-        return len(room_ids)
-
-    async def close(self) -> None:
-        for table in list(self.tables.values()):
-            await table.stop()
-        self.tables.clear()
-
-
-class SocketCounts:
-    """The table sockets open in this process, per user and per address, for their limits."""
-
-    def __init__(self) -> None:
-        self.open: Counter[tuple[str, object]] = Counter()
-        self.opened: dict[int, deque[float]] = {}  # per user: when their last sockets opened
-
-    def recently_opened(self, user_id: int, limit: int) -> bool:
-        """Note a socket opened by ``user_id`` now, unless ``limit`` opened in the last minute: each
-        connection starts with the whole hand so far, so reconnecting in a loop is bounded too."""
-        now = time.monotonic()
-        if len(self.opened) > MAX_TRACKED_PLAYERS:  # forget players with no socket opened lately
-            self.opened = {user: seen for user, seen in self.opened.items() if seen and seen[-1] > now - 60}
-        times = self.opened.setdefault(user_id, deque())
-        while times and times[0] <= now - 60:
-            times.popleft()
-        if len(times) >= limit:
-            return True
-        times.append(now)
-        return False
-
-    def take(self, key: tuple[str, object], limit: int) -> bool:
-        """Count one more socket for ``key``, unless ``limit`` are open already."""
-        if self.open[key] >= limit:
-            return False
-        self.open[key] += 1
-        return True
-
-    def give_back(self, key: tuple[str, object]) -> None:
-        self.open[key] -= 1
-        if self.open[key] <= 0:
-            del self.open[key]
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -172,12 +107,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             session_days=settings.session_days,
             waiting_rooms_per_user=settings.waiting_rooms_per_user,
         )
-        tables = Tables(store, settings)
+        cluster = None
+        if settings.redis_url:
+            cluster = Cluster(settings.redis_url, alive_seconds=settings.lease_seconds)
+        leases = Leases(store.sessions, seconds=settings.lease_seconds)
+        tables = Tables(store, settings, cluster=cluster, leases=leases if cluster is not None else None)
         app.state.store = store
-        app.state.limits = Limits(settings)
+        limits = Limits(settings, cluster.redis if cluster is not None else None)
+        app.state.limits = limits
+        app.state.sockets = limits.sockets
         await run_in_threadpool(verify_password, None, "")  # make the dummy hash before anyone logs in
         app.state.tables = tables
-        resumed = await tables.resume_all()
+        resumed = await tables.start()
         if resumed:
             log.info("resumed %d table(s) from storage", resumed)
         cleaner = asyncio.create_task(_clean_periodically(tables, settings))
@@ -189,7 +130,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(title="hupai 胡牌", version=__version__, lifespan=lifespan)
     app.state.settings = settings
-    app.state.sockets = SocketCounts()
 
     @app.exception_handler(StoreError)
     async def store_error(_request: Request, error: StoreError) -> JSONResponse:
@@ -220,9 +160,7 @@ async def clean_up(tables: Tables, settings: Settings) -> Cleanup:
         )
     )
     for room_id in done.rooms:
-        table = tables.tables.get(room_id)
-        if table is not None:
-            table.post(RoomChanged())
+        await tables.tell(room_id, RoomChanged())
     if done.rooms or done.guests:
         log.info("cleanup: closed %d idle room(s), deleted %d stale guest(s)", len(done.rooms), done.guests)
     return done
@@ -237,18 +175,47 @@ async def _clean_periodically(tables: Tables, settings: Settings) -> None:
             log.exception("cleanup failed")
 
 
-def serve(settings: Settings, *, host: str = "127.0.0.1", port: int = 8000, log_level: str = "info") -> None:
-    """Run the server under uvicorn until it is stopped (``hupai serve``)."""
-    import uvicorn
-
+def _tune_gc() -> None:
     # Every table lives in this process, so a long garbage-collection pause stalls all of them.
     # Collecting young objects less often (and never rescanning what exists at start) cut the p99
     # action latency of bench/server_load.py at 400 actions/s from ~300 ms to ~60 ms.
     gc.set_threshold(20_000, 50, 100)
     gc.freeze()
 
+
+def app_from_env() -> FastAPI:
+    """The application of one of ``hupai serve --workers N``'s processes (settings from the
+    environment, which the parent filled in)."""
+    _tune_gc()
+    return create_app(Settings.from_env())
+
+
+def serve(
+    settings: Settings,
+    *,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    log_level: str = "info",
+    workers: int = 1,
+) -> None:
+    """Run the server under uvicorn until it is stopped (``hupai serve``). With ``workers`` > 1 (which
+    needs Redis) uvicorn starts that many processes on the one port; they share the tables."""
+    import uvicorn
+
+    if workers > 1:
+        if not settings.redis_url:
+            raise ValueError("several processes need Redis to share tables (--redis-url or HUPAI_REDIS_URL)")
+        os.environ[DATABASE_ENV] = settings.database_url
+        os.environ[REDIS_ENV] = settings.redis_url
+        migrate(settings.database_url)  # once, before the workers start
+        application: Any = "hupai.server.app:app_from_env"
+    else:
+        _tune_gc()
+        application = create_app(settings)
     uvicorn.run(
-        create_app(settings),
+        application,
+        factory=workers > 1,
+        workers=workers if workers > 1 else None,
         host=host,
         port=port,
         log_level=log_level,
@@ -318,10 +285,10 @@ def _login_response(
     return {"user": user.model_dump(), "token": token}
 
 
-def _count_attempt(limits: Limits, request: Request, settings: Settings) -> None:
+async def _count_attempt(limits: Limits, request: Request, settings: Settings) -> None:
     """A login or registration from this address (each may cost an argon2 hash)."""
     address = client_address(request.scope, settings)
-    limits.login_by_address.check(address, "too many login attempts from your address; try again later")
+    await limits.login_by_address.check(address, "too many login attempts from your address; try again later")
 
 
 # --- routes ------------------------------------------------------------------------------------------
@@ -363,7 +330,9 @@ def _routes(app: FastAPI, settings: Settings) -> None:  # noqa: PLR0915 - one pl
         body: GuestIn, request: Request, response: Response, store: StoreDep, limits: LimitsDep
     ) -> dict[str, Any]:
         address = client_address(request.scope, settings)
-        limits.guests_by_address.check(address, "too many guest accounts from your address; try again later")
+        await limits.guests_by_address.check(
+            address, "too many guest accounts from your address; try again later"
+        )
         user, token = await run_in_threadpool(store.create_guest, body.name)
         return _login_response(request, response, settings, user, token)
 
@@ -371,7 +340,7 @@ def _routes(app: FastAPI, settings: Settings) -> None:  # noqa: PLR0915 - one pl
     async def register(
         body: RegisterIn, request: Request, response: Response, store: StoreDep, limits: LimitsDep
     ) -> dict[str, Any]:
-        _count_attempt(limits, request, settings)
+        await _count_attempt(limits, request, settings)
         current = await _maybe_user(request)
         guest_id = current.id if current is not None and current.guest else None
         user, token = await limits.hashed(lambda: store.register(body.name, body.password, guest_id=guest_id))
@@ -381,15 +350,15 @@ def _routes(app: FastAPI, settings: Settings) -> None:  # noqa: PLR0915 - one pl
     async def login(
         body: LoginIn, request: Request, response: Response, store: StoreDep, limits: LimitsDep
     ) -> dict[str, Any]:
-        _count_attempt(limits, request, settings)
+        await _count_attempt(limits, request, settings)
         name = name_key(body.name)
-        wait = limits.login_by_name.wait(name)
+        wait = await limits.login_by_name.wait(name)
         if wait > 0:
             raise RateLimited(f"too many wrong passwords for {body.name!r}; try again later", wait)
         try:
             user, token = await limits.hashed(lambda: store.login(body.name, body.password))
         except Unauthorized:
-            limits.login_by_name.record(name)  # only failures count: the owner may log in anywhere
+            await limits.login_by_name.record(name)  # only failures count: the owner may log in anywhere
             raise
         return _login_response(request, response, settings, user, token)
 
@@ -421,14 +390,16 @@ def _routes(app: FastAPI, settings: Settings) -> None:  # noqa: PLR0915 - one pl
 
     async def changed(tables: Tables, store: Store, number: str) -> None:
         room_id = await run_in_threadpool(store.room_id, number)
-        tables.get(room_id).post(RoomChanged())
+        await tables.post(room_id, RoomChanged())
 
     @app.post("/api/rooms")
     async def create_room(
         body: RoomIn, request: Request, user: UserDep, store: StoreDep, limits: LimitsDep
     ) -> RoomOut:
         address = client_address(request.scope, settings)
-        limits.rooms_by_address.check(address, "too many rooms opened from your address; try again later")
+        await limits.rooms_by_address.check(
+            address, "too many rooms opened from your address; try again later"
+        )
         return await run_in_threadpool(store.create_room, user.id, body)
 
     @app.get("/api/rooms/{number}")
@@ -485,7 +456,7 @@ def _routes(app: FastAPI, settings: Settings) -> None:  # noqa: PLR0915 - one pl
             raise Forbidden("you have no seat in this game")
         room_id = await run_in_threadpool(store.room_id, number)
         done = asyncio.get_running_loop().create_future()
-        tables.get(room_id).post(Escape(seat, done))
+        await tables.post(room_id, Escape(seat, done))
         return await _after_table(done, store, number)
 
     @app.post("/api/rooms/{number}/dissolve")
@@ -495,7 +466,7 @@ def _routes(app: FastAPI, settings: Settings) -> None:  # noqa: PLR0915 - one pl
         """Vote to end a started game early; it ends when every player at the table agrees."""
         out, unanimous = await run_in_threadpool(store.vote_dissolve, number, user.id, body.agree)
         room_id = await run_in_threadpool(store.room_id, number)
-        table = tables.get(room_id)
+        table = await tables.route(room_id)
         table.post(RoomChanged())
         if unanimous:
             done = asyncio.get_running_loop().create_future()
@@ -564,7 +535,8 @@ def _routes(app: FastAPI, settings: Settings) -> None:  # noqa: PLR0915 - one pl
             refused = f"connections from {origin} are refused"
             await _refuse(socket, CLOSE_FORBIDDEN, "forbidden_origin", refused)
             return
-        sockets: SocketCounts = socket.app.state.sockets
+        sockets: SocketCounts | SharedSocketCounts = socket.app.state.sockets
+        limits: Limits = socket.app.state.limits
         address = ("address", socket.client.host if socket.client is not None else "")
         if not await _within_limit(socket, sockets, address, settings.max_sockets_per_address):
             return
@@ -574,19 +546,20 @@ def _routes(app: FastAPI, settings: Settings) -> None:  # noqa: PLR0915 - one pl
             if user is None:
                 await _refuse(socket, CLOSE_UNAUTHORIZED, "unauthorized", LOG_IN_FIRST)
                 return
-            if sockets.recently_opened(user.id, settings.connects_per_minute):
+            if await limits.connects_by_user.wait(str(user.id)) > 0:
                 message = f"at most {settings.connects_per_minute} table connections a minute per player"
                 await _refuse(socket, CLOSE_TOO_MANY, "too_many_sockets", message)
                 return
+            await limits.connects_by_user.record(str(user.id))
             person = ("user", user.id)
             if not await _within_limit(socket, sockets, person, settings.max_sockets_per_user):
                 return
             try:
                 await play(socket, number, Connection(user.id, hand=hand, since=since))
             finally:
-                sockets.give_back(person)
+                await sockets.give_back(person)
         finally:
-            sockets.give_back(address)
+            await sockets.give_back(address)
 
     async def play(socket: WebSocket, number: str, connection: Connection) -> None:
         store: Store = socket.app.state.store
@@ -596,14 +569,22 @@ def _routes(app: FastAPI, settings: Settings) -> None:  # noqa: PLR0915 - one pl
         except NotFound as error:
             await _refuse(socket, CLOSE_NOT_FOUND, "not_found", error.message)
             return
-        table = tables.get(room_id)
-        table.post(Join(connection))
+        route = await tables.route(room_id)
+
+        def post(message: Message) -> None:
+            if isinstance(route, RemoteRoom):
+                route.post(message)
+            else:  # the room's table in this process (started again if it ended)
+                tables.get(room_id).post(message)
+
+        post(Join(connection))
         writer = asyncio.create_task(_pump(socket, connection))
         try:
-            await _read(socket, connection, tables, room_id, settings)
+            await _read(socket, connection, post, settings)
         finally:
-            current = tables.tables.get(room_id)
-            if current is not None:
+            if isinstance(route, RemoteRoom):
+                route.post(Leave(connection))
+            elif (current := tables.tables.get(room_id)) is not None:
                 current.post(Leave(connection))
             connection.close()
             with contextlib.suppress(Exception):
@@ -624,10 +605,10 @@ def _labels_with_ranges(card: RuleCardOut) -> dict[str, Any]:
 
 
 async def _within_limit(
-    socket: WebSocket, sockets: SocketCounts, key: tuple[str, object], limit: int
+    socket: WebSocket, sockets: SocketCounts | SharedSocketCounts, key: tuple[str, object], limit: int
 ) -> bool:
     """Count this socket for ``key`` (a player or an address), or refuse it when ``limit`` are open."""
-    if sockets.take(key, limit):
+    if await sockets.take(key, limit):
         return True
     message = f"at most {limit} table connections per {'player' if key[0] == 'user' else 'address'} at once"
     await _refuse(socket, CLOSE_TOO_MANY, "too_many_sockets", message)
@@ -708,7 +689,7 @@ class _Bucket:
 
 
 async def _read(
-    socket: WebSocket, connection: Connection, tables: Tables, room_id: int, settings: Settings
+    socket: WebSocket, connection: Connection, post: Callable[[Message], None], settings: Settings
 ) -> None:
     """Check every incoming message at the edge; only valid ones reach the table."""
     bucket = _Bucket(settings.messages_per_second)
@@ -746,7 +727,7 @@ async def _read(
             continue
         refused = 0
         assert message is not None
-        tables.get(room_id).post(FromClient(connection, message))
+        post(FromClient(connection, message))
 
 
 def _check_frame(

@@ -2,18 +2,27 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from importlib import resources
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event, make_url, text
 from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.pool import NullPool
 
 # An execution option a writing session sets on its connection (see ``Store._writing``): on SQLite
 # its transaction then begins with BEGIN IMMEDIATE, taking the write lock before it reads, so two
 # writers never both read the same seats and overwrite each other. PostgreSQL needs nothing more
 # than its row locks (SELECT … FOR UPDATE) and the unique indexes.
 WRITE_LOCK = "hupai_write_lock"
+MIGRATION_LOCK_KEY = 0x68757061  # "hupa": the PostgreSQL advisory lock processes migrate under
+
+try:
+    import fcntl
+except ImportError:  # Windows: one process at a time is the user's business there
+    fcntl = None  # type: ignore[assignment]
 
 
 def alembic_config(url: str) -> Config:
@@ -24,8 +33,36 @@ def alembic_config(url: str) -> Config:
 
 
 def migrate(url: str) -> None:
-    """Create or upgrade every table to the newest migration."""
-    command.upgrade(alembic_config(url), "head")
+    """Create or upgrade every table to the newest migration. Processes starting together (``hupai
+    serve --workers``, a cluster) take turns: the first migrates, the others then find nothing to do."""
+    with _migration_lock(url):
+        command.upgrade(alembic_config(url), "head")
+
+
+@contextmanager
+def _migration_lock(url: str) -> Iterator[None]:
+    if url.startswith("postgresql"):
+        engine = create_engine(url, poolclass=NullPool)
+        try:
+            with engine.connect() as connection:
+                connection.execute(text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK_KEY})
+                try:
+                    yield
+                finally:
+                    connection.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": MIGRATION_LOCK_KEY})
+        finally:
+            engine.dispose()
+        return
+    path = make_url(url).database
+    if not url.startswith("sqlite") or not path or path == ":memory:" or fcntl is None:
+        yield
+        return
+    with open(f"{path}.migrating", "a+b") as lock:  # beside the database: same folder, same people
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 def connect(url: str) -> sessionmaker[Session]:

@@ -1,7 +1,8 @@
 """Rate limits and the password-hashing pool: what one client may ask of the server in a while.
 
 The limits live in memory, per server process (a restart forgets them, which only ever lets a
-client try again sooner). docs/security.md ("Accounts and HTTP") lists each with its setting.
+client try again sooner), or in Redis when processes share tables (:mod:`hupai.server.shared_limits`).
+docs/security.md ("Accounts and HTTP") lists each with its setting.
 """
 
 from __future__ import annotations
@@ -9,14 +10,19 @@ from __future__ import annotations
 import asyncio
 import math
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable
-from typing import TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from starlette.concurrency import run_in_threadpool
 
 from hupai.server.settings import Settings
 from hupai.server.store import StoreError
+
+if TYPE_CHECKING:
+    from redis.asyncio import Redis
+
+    from hupai.server.shared_limits import SharedSocketCounts
 
 T = TypeVar("T")
 MAX_KEYS = 100_000  # addresses and names remembered per limit; beyond that the quietest are forgotten
@@ -79,14 +85,72 @@ class RateLimiter:
             del self.events[key]
 
 
-class Limits:
-    """The limits of one server: made when it starts, inside its event loop."""
+class Window(Protocol):
+    """A rate limit as the handlers use it: in this process, or shared by all (Redis)."""
 
-    def __init__(self, settings: Settings) -> None:
-        self.login_by_address = RateLimiter(settings.login_attempts_per_address, 60.0)
-        self.login_by_name = RateLimiter(settings.login_attempts_per_name, 60.0)
-        self.guests_by_address = RateLimiter(settings.guests_per_address_per_hour, 3600.0)
-        self.rooms_by_address = RateLimiter(settings.rooms_per_address_per_hour, 3600.0)
+    async def wait(self, key: str) -> float: ...
+
+    async def record(self, key: str) -> None: ...
+
+    async def check(self, key: str, message: str) -> None: ...
+
+
+class LocalWindow:
+    """A :class:`RateLimiter` of this process behind the :class:`Window` calls."""
+
+    def __init__(self, limit: int, window: float) -> None:
+        self.limiter = RateLimiter(limit, window)
+
+    async def wait(self, key: str) -> float:
+        return self.limiter.wait(key)
+
+    async def record(self, key: str) -> None:
+        self.limiter.record(key)
+
+    async def check(self, key: str, message: str) -> None:
+        self.limiter.check(key, message)
+
+
+class SocketCounts:
+    """The table sockets open in this process, per player and per address, for their limits."""
+
+    def __init__(self) -> None:
+        self.open: Counter[tuple[str, object]] = Counter()
+
+    async def take(self, key: tuple[str, object], limit: int) -> bool:
+        """Count one more socket for ``key``, unless ``limit`` are open already."""
+        if self.open[key] >= limit:
+            return False
+        self.open[key] += 1
+        return True
+
+    async def give_back(self, key: tuple[str, object]) -> None:
+        self.open[key] -= 1
+        if self.open[key] <= 0:
+            del self.open[key]
+
+
+class Limits:
+    """The limits of one server: made when it starts, inside its event loop. With Redis (many
+    processes) every count is shared, so a client gains nothing by reaching another process."""
+
+    def __init__(self, settings: Settings, redis: Redis | None = None) -> None:
+        from hupai.server.shared_limits import SharedSocketCounts, SharedWindow  # they raise RateLimited
+
+        def window(name: str, limit: int, seconds: float) -> Window:
+            if redis is None:
+                return LocalWindow(limit, seconds)
+            return SharedWindow(redis, name, limit, seconds)
+
+        self.login_by_address = window("login-address", settings.login_attempts_per_address, 60.0)
+        self.login_by_name = window("login-name", settings.login_attempts_per_name, 60.0)
+        self.guests_by_address = window("guests", settings.guests_per_address_per_hour, 3600.0)
+        self.rooms_by_address = window("rooms", settings.rooms_per_address_per_hour, 3600.0)
+        # Each table connection starts with the whole hand so far: reconnecting in a loop is bounded.
+        self.connects_by_user = window("connects", settings.connects_per_minute, 60.0)
+        self.sockets: SocketCounts | SharedSocketCounts = (
+            SocketCounts() if redis is None else SharedSocketCounts(redis)
+        )
         self.hashing = asyncio.Semaphore(settings.hash_workers)
         self.hash_queue = HASH_QUEUE_PER_WORKER * settings.hash_workers
         self.hashes_waiting = 0

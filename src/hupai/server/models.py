@@ -131,3 +131,17 @@ class Result(Base):
     name: Mapped[str] = mapped_column(String(40))
     total: Mapped[int]
     rank: Mapped[int]
+
+
+class TableLease(Base):
+    """Which server process owns a room's table (many processes on one database, issue 17).
+
+    ``epoch`` grows by one each time the table changes owner: the owner's every write checks it
+    (fencing), so a process that lost its lease — paused, cut off — can never write again."""
+
+    __tablename__ = "table_leases"
+
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True)
+    owner: Mapped[str] = mapped_column(String(100))
+    epoch: Mapped[int]
+    expires_at: Mapped[datetime]

@@ -13,6 +13,7 @@ DATABASE_ENV = "HUPAI_DATABASE_URL"
 SECURE_COOKIES_ENV = "HUPAI_SECURE_COOKIES"  # "1": Secure cookies even on plain HTTP requests
 ALLOWED_ORIGINS_ENV = "HUPAI_ALLOWED_ORIGINS"  # comma-separated origins besides the server's own
 TRUSTED_PROXY_ENV = "HUPAI_TRUSTED_PROXY"  # "1": believe X-Forwarded-Proto/-For/-Host
+REDIS_ENV = "HUPAI_REDIS_URL"  # many server processes share tables through this Redis (docs/deploy.md)
 
 
 def default_database_url() -> str:
@@ -55,6 +56,10 @@ class Settings:
     idle_room_hours: float = 2.0  # a waiting room nobody touched for this long is closed
     stale_guest_days: float = 7.0  # a guest unseen this long, who never played, is deleted
     cleanup_seconds: float = 600.0  # how often the server looks for both
+    # Many processes (docs/deploy.md): Redis relays between them; a table's lease runs out this long
+    # after its owner was last heard of, and another process then takes the table over.
+    redis_url: str | None = None
+    lease_seconds: float = 5.0
 
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:
@@ -65,6 +70,7 @@ class Settings:
             secure_cookies=_flag(os.environ.get(SECURE_COOKIES_ENV, "")),
             allowed_origins=_origins(os.environ.get(ALLOWED_ORIGINS_ENV, "")),
             trusted_proxy=_flag(os.environ.get(TRUSTED_PROXY_ENV, "")),
+            redis_url=os.environ.get(REDIS_ENV) or None,
         )
         return replace(settings, **overrides)  # type: ignore[arg-type]
 

@@ -7,6 +7,7 @@ message a player understands.
 
 from __future__ import annotations
 
+import copy
 import functools
 import hashlib
 import secrets
@@ -24,6 +25,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from hupai.rules import RuleError, find_preset, load_ruleset
 from hupai.server.database import WRITE_LOCK
+from hupai.server.leases import Fence, check_fence
 from hupai.server.models import AuthSession, Move, PlayedHand, Result, Room, RoomSeat, User, utcnow
 from hupai.server.names import name_key
 from hupai.server.schemas import EscapeOut, HistoryEntry, RoomIn, RoomOut, RuleCardOut, SeatOut, UserOut
@@ -169,6 +171,14 @@ class Store:
         self.sessions = sessions
         self.session_days = session_days
         self.waiting_rooms_per_user = waiting_rooms_per_user
+        self.fence: tuple[int, Fence] | None = None
+
+    def fenced(self, room_id: int, fence: Fence) -> Store:
+        """This store for the owner of a room's table: each write first checks that the owner still
+        holds the room's lease (:func:`~hupai.server.leases.check_fence`), or raises ``LeaseLost``."""
+        store = copy.copy(self)
+        store.fence = (room_id, fence)
+        return store
 
     # --- accounts ------------------------------------------------------------------------------
 
@@ -257,6 +267,8 @@ class Store:
         try:
             with self.sessions.begin() as db:
                 db.connection(execution_options={WRITE_LOCK: True})
+                if self.fence is not None:
+                    check_fence(db, *self.fence)
                 yield db
         except IntegrityError:
             raise Conflict("someone else changed the room at the same moment; try again") from None

@@ -49,6 +49,7 @@ from hupai.game.record import Escape as EscapeAct
 from hupai.game.view import SeatView, event_position, events_as_dicts, events_for, full_view, view
 from hupai.rules import load_ruleset
 from hupai.server.hints import seat_hints, winning_tiles
+from hupai.server.leases import LeaseLost
 from hupai.server.protocol import Act, ClientMessageType, Continue, Hints, Ping, Sync, Ting, Trustee
 from hupai.server.schemas import RoomOut
 from hupai.server.settings import Settings
@@ -163,12 +164,15 @@ class Table:
         settings: Settings,
         *,
         on_idle: Callable[[Table], bool] | None = None,
+        on_lost: Callable[[Table], None] | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.room_id = room_id
         self.store = store
         self.settings = settings
         self.on_idle = on_idle  # asked when nobody is left; True ends the task
+        self.on_lost = on_lost  # told when another process took the table over (its lease)
+        self.lost = False
         self.clock = clock
         self.inbox: asyncio.Queue[Message] = asyncio.Queue()
         self.connections: set[Connection] = set()
@@ -211,6 +215,19 @@ class Table:
             connection.close()
 
     async def _run(self) -> None:
+        try:
+            await self._play()
+        except LeaseLost:
+            # Another process owns the table now (this one was paused or cut off past its lease):
+            # stop at once; the sockets close and their clients reconnect to the new owner.
+            log.warning("table %s: the lease passed to another process; letting the table go", self.room_id)
+            self.lost = True
+            for connection in list(self.connections):
+                connection.close()
+            if self.on_lost is not None:
+                self.on_lost(self)
+
+    async def _play(self) -> None:
         self.room = await asyncio.to_thread(self.store.room_by_id, self.room_id)
         if self.room.status == "playing":
             await self._guard(self.resume())
@@ -244,7 +261,7 @@ class Table:
         """A table never dies of one bad message or one failed write: log it and rebuild from storage."""
         try:
             await work
-        except asyncio.CancelledError:
+        except (asyncio.CancelledError, LeaseLost):
             raise
         except Exception:
             log.exception("table %s: rebuilding from storage after an error", self.room_id)
@@ -263,6 +280,8 @@ class Table:
             if self.room.status == "playing":
                 await self.resume()
             self._broadcast_update()
+        except LeaseLost:
+            raise
         except Exception:
             # Retrying would fail the same way and leave the room in play for ever: close it instead.
             log.exception("table %s: could not rebuild; closing the room", self.room_id)
@@ -273,6 +292,8 @@ class Table:
         rather than left in play with nobody able to end it."""
         try:
             await work
+        except LeaseLost:
+            raise
         except Exception:
             log.exception("table %s: could not end the match; closing the room", self.room_id)
             await self._close(ENDING_FAILED)
@@ -282,6 +303,8 @@ class Table:
         try:
             await asyncio.to_thread(self.store.close_room, self.room_id, reason)
             self.room = await asyncio.to_thread(self.store.room_by_id, self.room_id)
+        except LeaseLost:
+            raise
         except Exception:
             log.exception("table %s: could not close the room", self.room_id)
             return

@@ -1,0 +1,132 @@
+"""Table leases: which server process owns each room's table, in the database the moves go to.
+
+Many ``hupai serve`` processes share one database. A table is played by exactly one of them at a
+time: the one holding the room's lease. A lease runs out unless its owner renews it, so the tables
+of a process that died are taken over once their leases expire.
+
+The lease is a row beside the moves (not a Redis key) so that fencing is one transaction: the
+owner's every write checks, under the row's lock, that the lease still carries the owner's name and
+epoch (:func:`check_fence`). A process that was paused or cut off past its lease, and whose table
+another process took, has its late writes refused by the very database that would store them —
+there is no moment between checking a token elsewhere and writing here.
+
+Expiry times are the processes' own UTC clocks, so machines should keep time (NTP); a skew of a
+second is nothing next to a lease of ten.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import timedelta
+
+from sqlalchemy import or_, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, sessionmaker
+
+from hupai.server.database import WRITE_LOCK
+from hupai.server.models import Room, TableLease, utcnow
+
+
+class LeaseLost(Exception):
+    """This process no longer owns the table: its write was refused and it must let the table go."""
+
+
+@dataclass(frozen=True, slots=True)
+class Fence:
+    """The owner and epoch a table's writes must still match."""
+
+    owner: str
+    epoch: int
+
+
+def check_fence(db: Session, room_id: int, fence: Fence) -> None:
+    """Inside a writing transaction: refuse it unless ``fence`` still holds the room's lease. The row
+    is read with a lock that a taking-over process's update must wait for (SQLite: the transaction
+    already holds the write lock)."""
+    lease = db.scalar(select(TableLease).where(TableLease.room_id == room_id).with_for_update(read=True))
+    if lease is None or lease.owner != fence.owner or lease.epoch != fence.epoch:
+        raise LeaseLost(f"room #{room_id}: the table's lease passed to another process")
+
+
+class Leases:
+    def __init__(self, sessions: sessionmaker[Session], *, seconds: float) -> None:
+        self.sessions = sessions
+        self.seconds = seconds
+
+    @contextmanager
+    def _writing(self) -> Iterator[Session]:
+        with self.sessions.begin() as db:
+            db.connection(execution_options={WRITE_LOCK: True})
+            yield db
+
+    def acquire(self, room_id: int, owner: str) -> Fence | None:
+        """Take the room's lease if nobody holds it or it ran out (a new epoch), or renew it if
+        ``owner`` holds it; None when another process holds it."""
+        now = utcnow()
+        expires = now + timedelta(seconds=self.seconds)
+        try:
+            with self._writing() as db:
+                lease = db.scalar(select(TableLease).where(TableLease.room_id == room_id).with_for_update())
+                if lease is None:
+                    db.add(TableLease(room_id=room_id, owner=owner, epoch=1, expires_at=expires))
+                    return Fence(owner, 1)
+                if lease.owner == owner and lease.expires_at > now:
+                    lease.expires_at = expires
+                    return Fence(owner, lease.epoch)
+                if lease.expires_at > now:
+                    return None
+                lease.owner, lease.epoch, lease.expires_at = owner, lease.epoch + 1, expires
+                return Fence(owner, lease.epoch)
+        except IntegrityError:  # another process inserted the first lease at the same moment
+            return None
+
+    def renew(self, owner: str) -> dict[int, int]:
+        """Extend every lease ``owner`` still holds; returns them (room id → epoch). A table of this
+        process missing here, or with another epoch, was taken over."""
+        now = utcnow()
+        with self._writing() as db:
+            rows = db.execute(
+                update(TableLease)
+                .where(TableLease.owner == owner)
+                .values(expires_at=now + timedelta(seconds=self.seconds))
+                .returning(TableLease.room_id, TableLease.epoch)
+            ).all()
+        return {room_id: epoch for room_id, epoch in rows}  # noqa: C416 - rows are Row objects
+
+    def release(self, room_id: int, fence: Fence) -> None:
+        """Give the lease up now (a clean stop, an idle table), so another process need not wait.
+        The row stays, run out, so the next owner's epoch is still a new one."""
+        with self._writing() as db:
+            db.execute(
+                update(TableLease)
+                .where(
+                    TableLease.room_id == room_id,
+                    TableLease.owner == fence.owner,
+                    TableLease.epoch == fence.epoch,
+                )
+                .values(expires_at=utcnow() - timedelta(seconds=1))
+            )
+
+    def owner(self, room_id: int) -> str | None:
+        """The process holding the room's lease now, if any."""
+        with self.sessions() as db:
+            lease = db.get(TableLease, room_id)
+            if lease is None or lease.expires_at <= utcnow():
+                return None
+            return lease.owner
+
+    def orphans(self, limit: int = 100) -> list[int]:
+        """Rooms in play whose table nobody owns (never leased, released, or its owner's lease ran
+        out): each must be taken over and rebuilt from its moves."""
+        with self.sessions() as db:
+            query = (
+                select(Room.id)
+                .outerjoin(TableLease, TableLease.room_id == Room.id)
+                .where(Room.status == "playing")
+                .where(or_(TableLease.room_id.is_(None), TableLease.expires_at <= utcnow()))
+                .order_by(Room.id)
+                .limit(limit)
+            )
+            return list(db.scalars(query))

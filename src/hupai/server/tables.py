@@ -1,0 +1,288 @@
+"""The tables this process plays, and — with Redis — its part in a cluster of processes.
+
+Alone (no Redis, ``make run``), a process owns every table: a room's table task starts when it is
+first needed and ends when idle; after a restart every room in play is rebuilt from storage.
+
+In a cluster each table has one owner, the holder of the room's lease (:mod:`hupai.server.leases`).
+:meth:`Tables.route` answers "where is this room's table?": here, or on another process
+(a :class:`~hupai.server.cluster.RemoteRoom` that relays to it), taking the lease when nobody holds
+it. Every ``lease_seconds / 3`` each process renews its leases (a table whose lease was taken is
+stopped at once), says it is alive, and takes over rooms in play that nobody owns — those of a
+process that died, once their leases run out. A process that stops cleanly gives its leases up and
+says so, and the others take its tables over at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import math
+import random
+import time
+
+from starlette.concurrency import run_in_threadpool
+
+from hupai.server.cluster import Cluster, RemoteRoom
+from hupai.server.leases import Fence, Leases
+from hupai.server.settings import Settings
+from hupai.server.store import Store
+from hupai.server.table import Dissolve, Escape, Join, Message, RoomChanged, Table
+
+log = logging.getLogger("hupai.tables")
+HELD_BACK_LIMIT = 10_000  # messages kept while leases are in doubt (a Join beyond: closed)
+TAKEOVER_BATCH = 50  # orphaned rooms one process takes in one pass (the others take the rest)
+
+Route = Table | RemoteRoom
+
+
+class Tables:
+    """The table tasks of this process, by room id."""
+
+    def __init__(
+        self,
+        store: Store,
+        settings: Settings,
+        *,
+        cluster: Cluster | None = None,
+        leases: Leases | None = None,
+    ) -> None:
+        self.store = store
+        self.settings = settings
+        self.cluster = cluster
+        self.leases = leases
+        self.tables: dict[int, Table] = {}
+        self.fences: dict[int, Fence] = {}
+        self.arriving: dict[int, list[Message]] = {}  # rooms being taken: their messages so far
+        self.taking = asyncio.Lock()  # one lease change at a time in this process
+        self.wake = asyncio.Event()  # a table was let go elsewhere: look for orphans now
+        self.maintainer: asyncio.Task[None] | None = None
+        self.renewed_at = -math.inf  # when this process last renewed its leases (monotonic)
+        self.held_back: list[tuple[int, Message]] = []  # what arrived while the leases were in doubt
+        if cluster is not None:
+            cluster.deliver = self._deliver
+            cluster.on_owner_change = self._owner_changed
+            cluster.on_unheard = cluster.close_relays
+
+    # --- one process -----------------------------------------------------------------------------
+
+    def get(self, room_id: int) -> Table:
+        """The room's table in this process, started if needed (alone: every table is here)."""
+        table = self.tables.get(room_id)
+        if table is None:
+            table = Table(room_id, self.store, self.settings, on_idle=self._idle)
+            self.tables[room_id] = table
+            table.start()
+        return table
+
+    def _idle(self, table: Table) -> bool:
+        if self.tables.get(table.room_id) is table:
+            del self.tables[table.room_id]
+            if self.cluster is not None:
+                asyncio.get_running_loop().create_task(self._let_go(table.room_id))
+        return True
+
+    async def start(self) -> int:
+        """Alone: rebuild every room in play from storage (after a restart). In a cluster: join it
+        and start looking after leases; rooms in play are taken over by the first pass."""
+        if self.cluster is None:
+            room_ids = await run_in_threadpool(self.store.playing_room_ids)
+            for room_id in room_ids:
+                self.get(room_id)
+            return len(room_ids)
+        await self.cluster.start()
+        await self.maintain_once()
+        self.maintainer = asyncio.create_task(self._maintain(), name="tables-maintain")
+        return len(self.tables)
+
+    async def close(self) -> None:
+        """Stop every table; in a cluster give their leases up so others take them over at once."""
+        if self.maintainer is not None:
+            self.maintainer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.maintainer
+        for room_id, table in list(self.tables.items()):
+            await table.stop()
+            if self.cluster is not None:
+                await self._let_go(room_id, stopped=True)
+        self.tables.clear()
+        if self.cluster is not None:
+            await self.cluster.stop()
+
+    # --- where a room's table is -----------------------------------------------------------------
+
+    async def route(self, room_id: int) -> Route:
+        if self.cluster is not None and self._stale():
+            await self.maintain_once()
+        table = self.tables.get(room_id)
+        if table is not None and not table.lost:
+            return table
+        if self.cluster is None:
+            return self.get(room_id)
+        assert self.leases is not None
+        owner = await run_in_threadpool(self.leases.owner, room_id)
+        if owner is not None and owner != self.cluster.node:
+            return RemoteRoom(self.cluster, room_id, owner)
+        taken = await self._take(room_id)
+        if taken is not None:
+            return taken
+        owner = await run_in_threadpool(self.leases.owner, room_id)
+        # Taken by another process a moment ago (or held by one that died: the relay is unheard,
+        # its sockets close, and their clients come back once the lease has run out).
+        return RemoteRoom(self.cluster, room_id, owner or "")
+
+    async def post(self, room_id: int, message: Message) -> None:
+        (await self.route(room_id)).post(message)
+
+    async def tell(self, room_id: int, message: Message) -> None:
+        """Post to the room's table where one runs (here or elsewhere); never start one."""
+        table = self.tables.get(room_id)
+        if table is not None:
+            table.post(message)
+        elif self.cluster is not None and self.leases is not None:
+            owner = await run_in_threadpool(self.leases.owner, room_id)
+            if owner is not None and owner != self.cluster.node:
+                RemoteRoom(self.cluster, room_id, owner).post(message)
+
+    async def _take(self, room_id: int) -> Table | None:
+        assert self.cluster is not None and self.leases is not None
+        async with self.taking:
+            table = self.tables.get(room_id)
+            if table is not None and not table.lost:
+                return table
+            # Listen first: whoever sees this process's lease can count on being heard. What arrives
+            # before the table exists waits for it.
+            self.arriving[room_id] = []
+            try:
+                await self.cluster.own(room_id)
+                fence = await run_in_threadpool(self.leases.acquire, room_id, self.cluster.node)
+                if fence is None:
+                    await self.cluster.disown(room_id)
+                    return None
+                table = self._owned_table(room_id, fence)
+                for message in self.arriving[room_id]:
+                    table.post(message)
+            finally:
+                del self.arriving[room_id]
+        await self.cluster.announce_owner(room_id)
+        log.info("table %s: owned by %s (epoch %s)", room_id, self.cluster.node, fence.epoch)
+        return table
+
+    def _owned_table(self, room_id: int, fence: Fence) -> Table:
+        table = Table(
+            room_id,
+            self.store.fenced(room_id, fence),
+            self.settings,
+            on_idle=self._idle,
+            on_lost=self._lost,
+        )
+        self.tables[room_id] = table
+        self.fences[room_id] = fence
+        table.start()
+        return table
+
+    async def _let_go(self, room_id: int, *, stopped: bool = False) -> None:
+        """Give up the room's lease (its table here ended or stopped) and say so."""
+        assert self.cluster is not None and self.leases is not None
+        async with self.taking:
+            if room_id in self.tables and not stopped:
+                return  # a new table started here meanwhile: it keeps the lease
+            fence = self.fences.pop(room_id, None)
+            await self.cluster.disown(room_id)
+            if fence is not None:
+                with contextlib.suppress(Exception):
+                    await run_in_threadpool(self.leases.release, room_id, fence)
+        with contextlib.suppress(Exception):
+            await self.cluster.announce_owner(room_id, released=True)
+
+    def _lost(self, table: Table) -> None:
+        """The table's write was refused: another process owns it now."""
+        if self.tables.get(table.room_id) is table:
+            del self.tables[table.room_id]
+            self.fences.pop(table.room_id, None)
+            assert self.cluster is not None
+            asyncio.get_running_loop().create_task(self.cluster.disown(table.room_id))
+
+    # --- the cluster's messages ------------------------------------------------------------------
+
+    def _stale(self) -> bool:
+        """Whether this process's leases may have run out unseen (it was paused, or the database was
+        away): until it has renewed them, it must not answer for any table."""
+        assert self.leases is not None
+        return time.monotonic() - self.renewed_at > self.leases.seconds * 0.9
+
+    def _deliver(self, room_id: int, message: Message) -> None:
+        if self._stale():
+            # Messages that waited while this process was paused: another process may own the table
+            # now. They wait until the leases are renewed, then go to the tables still held here.
+            self.wake.set()
+            if len(self.held_back) < HELD_BACK_LIMIT:
+                self.held_back.append((room_id, message))
+            elif isinstance(message, Join):
+                message.connection.close()
+            return
+        arriving = self.arriving.get(room_id)
+        if arriving is not None:
+            arriving.append(message)
+            return
+        table = self.tables.get(room_id)
+        if table is None and room_id in self.fences:  # ended a moment ago; the lease is still ours
+            table = self._owned_table(room_id, self.fences[room_id])
+        if table is not None and not table.lost:
+            table.post(message)
+        elif isinstance(message, Join):
+            message.connection.close()  # being let go: the client reconnects and finds the new owner
+        elif isinstance(message, RoomChanged | Escape | Dissolve):
+            # Sent here while this process was letting the room go: pass it on to whoever owns the
+            # room now (or take it again), rather than lose a start, a leave or a vote.
+            asyncio.get_running_loop().create_task(self.post(room_id, message))
+
+    async def _owner_changed(self, room_id: int, owner: str | None) -> None:
+        if owner is None:
+            self.wake.set()  # let go cleanly: take it over now if it is in play
+            return
+        table = self.tables.get(room_id)
+        if table is not None and self.fences.get(room_id) is not None:
+            # Another process says it owns a table this one still plays: the next renewal decides;
+            # ask for it now rather than in a few seconds.
+            self.wake.set()
+
+    # --- leases ------------------------------------------------------------------------------------
+
+    async def _maintain(self) -> None:
+        assert self.leases is not None
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.wake.wait(), self.leases.seconds / 3)
+            self.wake.clear()
+            try:
+                await self.maintain_once()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the database or Redis is away for a moment: try again next time
+                log.exception("tables: could not renew leases or take tables over")
+
+    async def maintain_once(self) -> None:
+        """Renew, drop what was lost, say this process is alive, take over orphaned rooms in play."""
+        assert self.cluster is not None and self.leases is not None
+        asked = time.monotonic()
+        holding = dict(self.fences)  # tables taken while renewing are not judged by this renewal
+        held = await run_in_threadpool(self.leases.renew, self.cluster.node)
+        for room_id, fence in holding.items():
+            if held.get(room_id) != fence.epoch and self.fences.get(room_id) == fence:
+                table = self.tables.pop(room_id, None)
+                self.fences.pop(room_id, None)
+                if table is not None:
+                    log.warning("table %s: lease lost to another process; stopping", room_id)
+                    await table.stop()
+                await self.cluster.disown(room_id)
+        self.renewed_at = asked  # every lease still held runs at least until then + lease_seconds
+        held_back, self.held_back = self.held_back, []
+        for room_id, message in held_back:
+            self._deliver(room_id, message)
+        await self.cluster.heartbeat()
+        orphans = await run_in_threadpool(self.leases.orphans, TAKEOVER_BATCH)
+        random.shuffle(orphans)  # several processes taking over at once start at different rooms
+        for room_id in orphans:
+            if room_id not in self.tables:
+                await self._take(room_id)
