@@ -574,8 +574,10 @@ def _routes(app: FastAPI, settings: Settings) -> None:  # noqa: PLR0915 - one pl
         def post(message: Message) -> None:
             if isinstance(route, RemoteRoom):
                 route.post(message)
-            else:  # the room's table in this process (started again if it ended)
-                tables.get(room_id).post(message)
+            elif (table := tables.local(room_id)) is not None:
+                table.post(message)
+            else:  # this process lost the table: the client reconnects and finds its new owner
+                connection.close()
 
         post(Join(connection))
         writer = asyncio.create_task(_pump(socket, connection))

@@ -75,6 +75,14 @@ class Tables:
             table.start()
         return table
 
+    def local(self, room_id: int) -> Table | None:
+        """The room's table in this process for a socket attached to it: alone, started again if it
+        ended; in a cluster only while this process still owns it (never a table without a lease)."""
+        if self.cluster is None:
+            return self.get(room_id)
+        table = self.tables.get(room_id)
+        return table if table is not None and not table.lost else None
+
     def _idle(self, table: Table) -> bool:
         if self.tables.get(table.room_id) is table:
             del self.tables[table.room_id]
