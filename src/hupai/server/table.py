@@ -407,12 +407,14 @@ class Table:
     def _deal_at(self) -> float | None:
         """When the next hand is dealt (None: no deal is due). After the pause between hands (cut
         short once every reader pressed 继续); in a fair room also not before every connected player
-        has contributed, unless ``deal_wait_seconds`` have passed since the commitment."""
+        has contributed, unless ``deal_wait_seconds`` have passed since the commitment (also when
+        nobody is connected: after a restart the players are still reconnecting)."""
         commit = self.commit
         if commit is None:
             return self.next_hand_at
         start = self.next_hand_at if self.next_hand_at is not None else commit.announced
-        if self._contributors() <= commit.contributed:
+        waiting_for = self._contributors()
+        if waiting_for and waiting_for <= commit.contributed:
             return start
         return max(start, commit.announced + self.settings.deal_wait_seconds)
 
