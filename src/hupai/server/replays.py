@@ -2,8 +2,8 @@
 
 The browser steps, plays and seeks through the frames and chooses whose seat is at the bottom; it
 never runs the engine itself. The hand's record comes along, so that the browser verifies its fair
-deal (js/fairness.js) as ``hupai verify`` does. Only hands that have ended are stored as records, so nothing here can
-show a hand still in play.
+deal (js/fairness.js) as ``hupai verify`` does. Only hands that have ended are stored as records, so
+nothing here can show a hand still in play.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@
 
 import { api } from "./api.js";
 import { boardHtml, fitTable, wildHtml, windOf } from "./board.js";
-import { checkRecord, rememberedContribution, showFairDetails, verdictHtml } from "./fairness.js";
+import { checkRecord, fairBadge, rememberedContribution, showFairDetails, verdictHtml } from "./fairness.js";
 import { t } from "./i18n.js";
 import { icon } from "./icons.js";
 import { scoresHtml, transfersHtml } from "./settlement.js";
@@ -75,7 +75,7 @@ export async function show(root, [number, index]) {
       fresh: false,
     }));
     const wild = wildHtml(view);
-    const middle = `<div class="wall">${t("table.wall", { n: view.live_tiles })}</div>${wild}` +
+    const middle = `<div class="wall">${t("table.wall", { n: view.live_tiles })}</div>${fairBadge(fair)}${wild}` +
       (view.multiplier > 1 ? `<div class="banner bixiahu">${t("table.bixiahu", { n: view.multiplier })}</div>` : "");
     const board = boardHtml({ view, bottom, seats, middle });
     const last = at === frames.length - 1;
@@ -104,8 +104,9 @@ export async function show(root, [number, index]) {
     root.append(page);
     fitTable(page.querySelector('[data-role="table"]'));
     for (const button of page.querySelectorAll("[data-go]")) button.addEventListener("click", () => go(button.dataset.go));
-    const details = page.querySelector('[data-role="fair-details"]');
-    if (details) details.addEventListener("click", showDetails);
+    for (const opener of page.querySelectorAll('[data-role="fair-details"], [data-role="fair-badge"]')) {
+      opener.addEventListener("click", showDetails);
+    }
     page.querySelector('[data-role="seek"]').addEventListener("input", (event) => {
       stop();
       at = Number(event.target.value);
