@@ -338,7 +338,7 @@ def test_a_killed_server_deals_the_same_wall_from_the_stored_contributions(url: 
             next_update(connection, lambda m: m["type"] == "deal_commitment")
             connection.send(json.dumps({"type": "entropy", "hand": 0, "value": mine}))
             first = next_update(connection, lambda m: m["type"] == "update")
-            message, answered = first, set()
+            message, answered = first, set[int]()
             while len(answered) < 5:  # a few moves of the hand are stored
                 prompt = message.get("prompt")
                 if prompt and not prompt["automatic"] and prompt["seq"] not in answered:
