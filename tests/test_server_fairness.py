@@ -291,6 +291,25 @@ def test_a_restart_before_the_deal_keeps_the_commitment_and_the_stored_contribut
     assert end["fair"]["commitment"] == before["commitment"]
 
 
+def test_an_escaped_hand_reveals_its_deal_too(url: str) -> None:
+    with server(url, deal_wait_seconds=WAIT) as client:
+        host = guest(client, "小明")
+        number = new_room(client, host, preset="nanning", hands=4)
+        seen: list[Message] = []
+        mine = secrets.token_hex(32)
+        with connect(client, number, host) as socket:
+            client.post(f"/api/rooms/{number}/start", json={}, headers=host)
+            receive_until(socket, of_type("deal_commitment", hand=0), seen)
+            socket.send_json({"type": "entropy", "hand": 0, "value": mine})
+            receive_until(socket, of_type("update", hand=0), seen)
+            assert client.post(f"/api/rooms/{number}/leave", json={}, headers=host).status_code == 200  # 逃跑
+            receive_until(socket, of_type("match_end"), seen)
+        record = client.get(f"/api/rooms/{number}/hands/0/record").json()
+    fair = record["hands"][0]["fair"]
+    assert fair["contributions"] == [mine, "", "", ""]
+    assert verify_record(read_record(record)) == [[]]
+
+
 def test_a_room_from_before_fair_deals_deals_from_its_seed(url: str) -> None:
     with server(url, deal_wait_seconds=WAIT) as client:
         host = guest(client, "小明")
