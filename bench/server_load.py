@@ -146,6 +146,7 @@ class Player:
         self.rng = rng
         self.answered: set[int] = set()
         self.seat: int | None = None
+        self.contributed: set[int] = set()  # the hands this player sent a contribution for
         self.waiting: dict[int, float] = {}  # prompt number → when its answer was sent
         self.prompted: dict[int, float] = {}  # prompt number → when it arrived
 
@@ -193,7 +194,8 @@ class Player:
     def _contribute(self, ws: ClientConnection, message: dict[str, Any]) -> None:
         """As a browser does: a random contribution to the next hand's wall (fair deals)."""
         assert self.seat is not None
-        if not message["contributed"][self.seat]:
+        if not message["contributed"][self.seat] and message["hand"] not in self.contributed:
+            self.contributed.add(message["hand"])
             value = secrets.token_hex(32)
             entropy = json.dumps({"type": "entropy", "hand": message["hand"], "value": value})
             asyncio.get_running_loop().create_task(self._send(ws, entropy))
