@@ -37,6 +37,7 @@ import os
 import random
 import resource
 import shutil
+import secrets
 import signal
 import socket
 import statistics
@@ -184,6 +185,8 @@ class Player:
         self.think = think
         self.rng = rng
         self.answered: set[int] = set()
+        self.seat: int | None = None
+        self.contributed: set[int] = set()  # the hands this player sent a contribution for
         self.waiting: dict[int, float] = {}  # prompt number → when its answer was sent
         self.prompted: dict[int, float] = {}  # prompt number → when it arrived
         self.hand = -1
@@ -231,6 +234,10 @@ class Player:
                 stats.matches_ended += 1
                 self.done = True
                 return
+            elif kind == "welcome":
+                self.seat = message["seat"]
+            elif kind == "deal_commitment" and self.seat is not None:
+                self._contribute(ws, message)
             elif kind == "update":
                 prompt = message.get("prompt")
                 for seq, sent_at in list(self.waiting.items()):
@@ -242,6 +249,20 @@ class Player:
                     self.answered.add(prompt["seq"])
                     self.prompted[prompt["seq"]] = now
                     asyncio.get_running_loop().create_task(self._answer(ws, prompt))
+
+    def _contribute(self, ws: ClientConnection, message: dict[str, Any]) -> None:
+        """As a browser does: a random contribution to the next hand's wall (fair deals)."""
+        assert self.seat is not None
+        if not message["contributed"][self.seat] and message["hand"] not in self.contributed:
+            self.contributed.add(message["hand"])
+            value = secrets.token_hex(32)
+            entropy = json.dumps({"type": "entropy", "hand": message["hand"], "value": value})
+            asyncio.get_running_loop().create_task(self._send(ws, entropy))
+
+    @staticmethod
+    async def _send(ws: ClientConnection, text: str) -> None:
+        with contextlib.suppress(ConnectionClosed):
+            await ws.send(text)
 
     async def _answer(self, ws: ClientConnection, prompt: dict[str, Any]) -> None:
         await asyncio.sleep(self.think * self.rng.uniform(0.5, 1.5))

@@ -63,12 +63,14 @@ def database(kind: str, tmp_path: Path) -> Iterator[str]:
 
 
 def fast_settings(url: str, **overrides: Any) -> Settings:
-    """No pauses for bots, after discards or between hands, so whole matches take a second (and the
-    players, answering as fast as the bots, need a higher message rate than people do)."""
+    """No pauses for bots, after discards or between hands, and no wait for the players' contributions
+    to a deal (these scripted players send none), so whole matches take a second (and the players,
+    answering as fast as the bots, need a higher message rate than people do)."""
     values: dict[str, Any] = {
         "bot_delay_seconds": 0.0,
         "next_hand_seconds": 0.0,
         "claim_seconds": 0.0,
+        "deal_wait_seconds": 0.0,
         "messages_per_second": 1000.0,
     }
     values.update(overrides)
@@ -170,7 +172,13 @@ SERVE = """
 import importlib, json, sys
 from hupai.server.app import serve
 from hupai.server.settings import Settings
-settings = {"bot_delay_seconds": 0, "next_hand_seconds": 0, "claim_seconds": 0, "messages_per_second": 1000}
+settings = {
+    "bot_delay_seconds": 0,
+    "next_hand_seconds": 0,
+    "claim_seconds": 0,
+    "deal_wait_seconds": 0,
+    "messages_per_second": 1000,
+}
 settings.update(json.loads(sys.argv[3]))
 log_level = settings.pop("log_level", "warning")
 prepare = settings.pop("prepare", None)  # "module:function" run first, e.g. to deal a prepared hand

@@ -19,6 +19,7 @@ from starlette.testclient import WebSocketTestSession
 
 from hupai.game.actions import action_from_dict
 from hupai.game.engine import step
+from hupai.game.fairness import hand_secret
 from hupai.game.match import Match
 from hupai.game.model import Phase
 from hupai.game.view import view
@@ -50,12 +51,17 @@ ACTS = ["discard", "pong", "kong", "hu", "pass", "ready", "chow", "lay", "x"]
 
 def junk_frame() -> st.SearchStrategy[str]:
     message = st.fixed_dictionaries(
-        {"type": st.sampled_from(["act", "sync", "trustee", "ting", "hints", "continue", "ping", "nope"])},
+        {
+            "type": st.sampled_from(
+                ["act", "sync", "trustee", "ting", "hints", "continue", "entropy", "ping", "nope"]
+            )
+        },
         optional={
             "seq": st.integers(min_value=-1, max_value=2**40),
             "on": st.booleans(),
             "hand": st.integers(min_value=-2, max_value=40),
             "since": st.integers(min_value=-1, max_value=10**6),
+            "value": st.sampled_from(["", "0f", "ab" * 32, "AB", "ab" * 33, "xyz"]),
             "action": st.fixed_dictionaries(
                 {"act": st.sampled_from(ACTS)},
                 optional={"tile": st.sampled_from(["1m", "5p", "9s", "7z", "1f", "0m", "xx"])},
@@ -204,9 +210,18 @@ class HostileCrowd(RuleBasedStateMachine):
             stuck = f"room {table.room_id}: a hand in play waits on nobody"
             assert pending or next_hand_at is not None, stuck
             stored = store.moves(table.room_id)
+            secret = store.deal_secret(table.room_id)
+            contributions = store.contributions(table.room_id)
             match = Match(load_ruleset(preset, changed), seed=seed, seats=seats)
             for index in range(hand_index + 1):  # a hand with no move yet has nothing stored
-                rebuilt = match.start_hand()
+                if secret is None:  # a room made before fair deals: dealt from its seed
+                    rebuilt = match.start_hand()
+                else:  # dealt from the hand's secret and the contributions stored before the deal
+                    given = contributions.get(index, {})
+                    rebuilt = match.start_hand(
+                        fair_secret=hand_secret(secret, index),
+                        contributions=[given.get(seat, "") for seat in range(4)],
+                    )
                 for data in stored[index] if index < len(stored) else []:
                     if data.get("act") == "escape":
                         return

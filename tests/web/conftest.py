@@ -41,8 +41,10 @@ else:
     def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         folder = tmp_path_factory.mktemp("web")
         port = free_port()
-        # Bots answer at once; between hands each room's own countdown (15 s unless set) or 继续 counts.
-        with running_server(f"sqlite:///{folder / 'web.sqlite3'}", port, next_hand_seconds=None):
+        # Bots answer at once; between hands each room's own countdown (15 s unless set) or 继续 counts;
+        # a deal waits (at most 2 s, as by default) for the page's contribution to its wall.
+        url = f"sqlite:///{folder / 'web.sqlite3'}"
+        with running_server(url, port, next_hand_seconds=None, deal_wait_seconds=2.0):
             yield f"http://127.0.0.1:{port}/"
 
     @pytest.fixture(scope="session")

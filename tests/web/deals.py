@@ -4,6 +4,7 @@ running_server)."""
 from __future__ import annotations
 
 import hupai.game.match
+import hupai.server.store
 from hupai.game.engine import shuffled_deal
 from hupai.game.stacking import stack_wall
 from hupai.rules.base import RuleSet
@@ -24,3 +25,5 @@ def ready_first_hand() -> None:
         return stack_wall(ruleset, dealer=0, hands=READY_DEAL, draws=READY_DRAWS)
 
     setattr(hupai.game.match, "shuffled_deal", deal)  # noqa: B010 (the module does not export it)
+    # Rooms dealt from their seed, as before fair deals, so that the prepared deal is the one played.
+    setattr(hupai.server.store, "new_room_secret", lambda: None)  # noqa: B010

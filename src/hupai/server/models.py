@@ -1,7 +1,8 @@
 """The stored data: players, their sessions, rooms, seats, every move of every hand, and results.
 
 Moves are written one by one as they happen, so a table can be rebuilt exactly after a restart (the
-deal comes from the room's seed); a finished hand also keeps its whole ``hupai-record/1``.
+deal comes from the room's deal secret and the players' stored contributions — or, in rooms made
+before fair deals, from the room's seed); a finished hand also keeps its whole ``hupai-record/1``.
 """
 
 from __future__ import annotations
@@ -70,6 +71,9 @@ class Room(Base):
     status: Mapped[str] = mapped_column(String(12), default="waiting")
     closed_reason: Mapped[str | None] = mapped_column(String(200))
     seed: Mapped[int] = mapped_column(BigInteger)
+    # Fair deals (hupai.game.fairness): each hand's secret is derived from this one. Never sent to a
+    # client; NULL in rooms made before fair deals, which deal from their seed.
+    deal_secret: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     active_at: Mapped[datetime | None] = mapped_column(default=utcnow)  # last change while waiting
     finished_at: Mapped[datetime | None]
@@ -106,6 +110,20 @@ class Move(Base):
     hand_index: Mapped[int]
     number: Mapped[int]
     action: Mapped[dict[str, Any]]
+
+
+class Contribution(Base):
+    """A seat's random contribution to a hand's wall, stored before the deal uses it. One row per
+    seat and hand, written once: the deal writes "" for every seat that sent nothing, so a hand with
+    four rows is dealt (sealed) and a restarted table deals it again from the same four values."""
+
+    __tablename__ = "contributions"
+
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True)
+    hand_index: Mapped[int] = mapped_column(primary_key=True)
+    seat: Mapped[int] = mapped_column(primary_key=True)
+    value: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
 class PlayedHand(Base):

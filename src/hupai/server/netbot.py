@@ -10,6 +10,7 @@ from the last event it had, so a network blip costs nothing but time.
 from __future__ import annotations
 
 import json
+import secrets
 import time
 import urllib.error
 import urllib.parse
@@ -45,6 +46,7 @@ class Progress:
     answered: set[int] = field(default_factory=set)
     decisions: int = 0
     last_answer: str = ""
+    contributed: int = -1  # the last hand this bot sent its contribution to the wall for
 
 
 class Api:
@@ -155,6 +157,12 @@ def _play_connected(
         elif kind == "error" and message.get("code") == "slow_down" and progress.last_answer:
             time.sleep(SLOW_DOWN_SECONDS)  # the answer was dropped unread: send it again
             socket.send(progress.last_answer)
+        elif kind == "deal_commitment" and message["hand"] > progress.contributed:
+            # Fair deals: like a person's browser, contribute a random value to the next hand's wall.
+            progress.contributed = message["hand"]
+            socket.send(
+                json.dumps({"type": "entropy", "hand": message["hand"], "value": secrets.token_hex(32)})
+            )
         elif kind == "update":
             _follow(message, progress)
             answer = _answer(message, bot, progress)

@@ -63,10 +63,19 @@ class Continue(ClientMessage):
     type: Literal["continue"]
 
 
+class Entropy(ClientMessage):
+    """My random contribution to hand ``hand``'s wall (fair deals, docs/fairness.md): 0 to 64
+    lowercase hex digits, sent after the hand's ``deal_commitment`` and before its deal."""
+
+    type: Literal["entropy"]
+    hand: int = Field(ge=0, le=10_000)
+    value: str = Field(max_length=64, pattern=r"^[0-9a-f]*$")
+
+
 class Ping(ClientMessage):
     type: Literal["ping"]
 
 
-ClientMessageType = Act | Sync | Trustee | Ting | Hints | Continue | Ping
+ClientMessageType = Act | Sync | Trustee | Ting | Hints | Continue | Entropy | Ping
 Incoming = Annotated[ClientMessageType, Field(discriminator="type")]
 INCOMING: TypeAdapter[ClientMessageType] = TypeAdapter(Incoming)

@@ -1,8 +1,9 @@
 """A finished hand as a replay: one frame per action, with every hand open.
 
 The browser steps, plays and seeks through the frames and chooses whose seat is at the bottom; it
-never runs the engine itself. Only hands that have ended are stored as records, so nothing here can
-show a hand still in play.
+never runs the engine itself. The hand's record comes along, so that the browser verifies its fair
+deal (js/fairness.js) as ``hupai verify`` does. Only hands that have ended are stored as records, so
+nothing here can show a hand still in play.
 """
 
 from __future__ import annotations
@@ -63,6 +64,8 @@ def replay_frames(
     return {
         "format": "hupai-replay/1",
         "ruleset": match.ruleset,
+        "family": ruleset.name,  # the rule set (nanjing, nanning, enshi): its tile set, for verifying
+        "record": record,  # the hand's hupai-record/1, with its fair deal for the browser to verify
         "seats": list(match.seats),
         "dealer": hand.dealer,
         "frames": frames,

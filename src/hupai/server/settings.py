@@ -31,6 +31,9 @@ class Settings:
     # The pause between hands is each room's own setting; tests may override it for every room.
     next_hand_seconds: float | None = None
     claim_seconds: float | None = None  # the pause after every discard: the room's unless set (tests)
+    # Fair deals: the longest a deal waits for the connected players' contributions once its pause is
+    # over (the first hand's from the start; later hands' commitments come during the pause).
+    deal_wait_seconds: float = 2.0
     max_message_bytes: int = 4096
     max_body_bytes: int = 65536  # an HTTP request body over this is refused (413) before it is read
     messages_per_second: float = 20.0  # a client sending faster than this is told to slow down

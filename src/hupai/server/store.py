@@ -23,10 +23,21 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
+from hupai.game.fairness import new_room_secret
 from hupai.rules import RuleError, find_preset, load_ruleset
 from hupai.server.database import WRITE_LOCK
 from hupai.server.leases import Fence, check_fence
-from hupai.server.models import AuthSession, Move, PlayedHand, Result, Room, RoomSeat, User, utcnow
+from hupai.server.models import (
+    AuthSession,
+    Contribution,
+    Move,
+    PlayedHand,
+    Result,
+    Room,
+    RoomSeat,
+    User,
+    utcnow,
+)
 from hupai.server.names import name_key
 from hupai.server.schemas import EscapeOut, HistoryEntry, RoomIn, RoomOut, RuleCardOut, SeatOut, UserOut
 from hupai.server.stats import ranks, seat_stats
@@ -69,6 +80,18 @@ class Conflict(StoreError):
 class Unauthorized(StoreError):
     status = 401
     code = "unauthorized"
+
+
+class AlreadyContributed(Conflict):
+    """A seat's contribution to a hand is taken once: the first one stands."""
+
+    code = "already_contributed"
+
+
+class DealClosed(Conflict):
+    """The hand is dealt: its contributions are sealed."""
+
+    code = "deal_closed"
 
 
 @dataclass(frozen=True)
@@ -303,6 +326,7 @@ class Store:
                 host_id=host_id,
                 status="waiting",
                 seed=secrets.randbits(62),
+                deal_secret=new_room_secret(),
             )
             room.seats = [RoomSeat(seat=seat) for seat in range(SEATS)]
             room.seats[0].user_id = host_id
@@ -502,6 +526,15 @@ class Store:
                 raise NotFound(f"no room #{room_id}")
             return room.seed
 
+    def deal_secret(self, room_id: int) -> str | None:
+        """The room's fair-deal secret (``None``: a room made before fair deals, dealt from its seed).
+        For the table only: it is never sent to anyone."""
+        with self.sessions() as db:
+            room = db.get(Room, room_id)
+            if room is None:
+                raise NotFound(f"no room #{room_id}")
+            return room.deal_secret
+
     def playing_room_ids(self) -> list[int]:
         with self.sessions() as db:
             return list(db.scalars(select(Room.id).where(Room.status == "playing")))
@@ -570,6 +603,51 @@ class Store:
     def add_move(self, room_id: int, hand_index: int, number: int, action: dict[str, Any]) -> None:
         with self._writing() as db:
             db.add(Move(room_id=room_id, hand_index=hand_index, number=number, action=action))
+
+    def add_contribution(self, room_id: int, hand_index: int, seat: int, value: str) -> None:
+        """Store a seat's contribution to a hand's wall: once per seat and hand (the first stands,
+        :class:`AlreadyContributed`), and never once the hand is dealt (:class:`DealClosed`)."""
+        with self._writing() as db:
+            db.get(Room, room_id, with_for_update=True)  # one room's contributions queue up (PostgreSQL)
+            stored = self._contributions_of(db, room_id, hand_index)
+            if len(stored) == SEATS:
+                raise DealClosed(f"hand {hand_index + 1} is dealt: its contributions are sealed")
+            if seat in stored:
+                raise AlreadyContributed(f"seat {seat} has contributed to hand {hand_index + 1} already")
+            db.add(Contribution(room_id=room_id, hand_index=hand_index, seat=seat, value=value))
+            try:
+                db.flush()
+            except IntegrityError:  # the same seat at the same moment: the other write stands
+                raise AlreadyContributed(
+                    f"seat {seat} has contributed to hand {hand_index + 1} already"
+                ) from None
+
+    def seal_contributions(self, room_id: int, hand_index: int) -> tuple[str, str, str, str]:
+        """The four contributions a hand is dealt with, stored before the deal: "" is written for
+        every seat that sent none, so nothing more is taken and a rebuild deals the same wall."""
+        with self._writing() as db:
+            db.get(Room, room_id, with_for_update=True)
+            stored = self._contributions_of(db, room_id, hand_index)
+            for seat in range(SEATS):
+                if seat not in stored:
+                    db.add(Contribution(room_id=room_id, hand_index=hand_index, seat=seat, value=""))
+                    stored[seat] = ""
+            return stored[0], stored[1], stored[2], stored[3]
+
+    def contributions(self, room_id: int) -> dict[int, dict[int, str]]:
+        """Every stored contribution of a room: hand index → seat → value."""
+        with self.sessions() as db:
+            found: dict[int, dict[int, str]] = {}
+            for row in db.scalars(select(Contribution).where(Contribution.room_id == room_id)):
+                found.setdefault(row.hand_index, {})[row.seat] = row.value
+            return found
+
+    @staticmethod
+    def _contributions_of(db: Session, room_id: int, hand_index: int) -> dict[int, str]:
+        rows = db.scalars(
+            select(Contribution).where(Contribution.room_id == room_id, Contribution.hand_index == hand_index)
+        )
+        return {row.seat: row.value for row in rows}
 
     def moves(self, room_id: int) -> list[list[dict[str, Any]]]:
         """Every stored move, per hand, in order."""

@@ -2,8 +2,16 @@
 
 Everything that changes a table arrives in its inbox and is handled one at a time, so the game state
 needs no locks. Each move is stored before anyone hears of it; after a restart the table is rebuilt
-from the room's seed and its stored moves (:meth:`Table.resume`). Every seat is told only what
-:func:`hupai.game.view.view` lets it see.
+from the room's deal secret, the stored contributions and the stored moves (:meth:`Table.resume`).
+Every seat is told only what :func:`hupai.game.view.view` lets it see.
+
+Fair deals (docs/fairness.md): before each hand the table announces the commitment to that hand's
+secret (``deal_commitment``); each connected player's client then sends a random contribution
+(``entropy``), stored before the deal uses it. The hand is dealt once every connected player has
+contributed, or ``deal_wait_seconds`` after the announcement; later hands are announced as soon as
+the hand before ends, so the contributions come in during the pause between hands. The secret and
+the contributions are revealed with the hand's end (``hand_end`` and the stored record). Rooms made
+before fair deals (no deal secret) deal from their seed, as they always did.
 
 Decisions: every seat that must decide gets a prompt with a sequence number; an answer quoting an
 old number is ignored. A person has the room's seconds per decision plus a time bank for the match;
@@ -42,6 +50,14 @@ from hupai.game.engine import (
     verify,
     win_refusal,
 )
+from hupai.game.fairness import (
+    ALGORITHM,
+    FairDeal,
+    FairDealError,
+    commitment,
+    contribution_or_error,
+    hand_secret,
+)
 from hupai.game.match import Match
 from hupai.game.model import ClaimWindow, HandState, Phase
 from hupai.game.record import ESCAPE, HandRecord, MatchRecord, write_record
@@ -50,11 +66,11 @@ from hupai.game.view import SeatView, event_position, events_as_dicts, events_fo
 from hupai.rules import load_ruleset
 from hupai.server.hints import seat_hints, winning_tiles
 from hupai.server.leases import LeaseLost
-from hupai.server.protocol import Act, ClientMessageType, Continue, Hints, Ping, Sync, Ting, Trustee
+from hupai.server.protocol import Act, ClientMessageType, Continue, Entropy, Hints, Ping, Sync, Ting, Trustee
 from hupai.server.schemas import RoomOut
 from hupai.server.settings import Settings
 from hupai.server.stats import how_won, kongs_made, ranks, seat_stats
-from hupai.server.store import Seating, Store
+from hupai.server.store import AlreadyContributed, DealClosed, Seating, Store
 from hupai.tiles import format_tiles
 
 log = logging.getLogger("hupai.table")
@@ -139,6 +155,18 @@ Message = Join | Leave | FromClient | RoomChanged | Escape | Dissolve
 
 
 @dataclass
+class Commitment:
+    """A hand announced and not yet dealt: its secret (told to nobody until the hand ends), the
+    commitment everyone was told, when, and the seats whose contributions are stored."""
+
+    hand: int
+    secret: str
+    commitment: str
+    announced: float
+    contributed: set[int]
+
+
+@dataclass
 class Pending:
     """A decision a seat owes: its prompt number, legal actions and when it is due."""
 
@@ -191,6 +219,8 @@ class Table:
         self.bank = [settings.time_bank_seconds] * SEATS
         self.bots: dict[int, Bot] = {}
         self.next_hand_at: float | None = None
+        self.deal_secret: str | None = None  # the room's fair-deal secret (None: deals from the seed)
+        self.commit: Commitment | None = None  # the next hand, announced and waiting for its deal
         self.continued: set[int] = set()  # seats that pressed 继续 since the last hand ended
         self.last_hand_end: dict[str, Any] | None = None  # resent to whoever joins between hands
         self.hand_results: list[dict[str, Any]] = []  # each hand's settlement as stored
@@ -275,6 +305,7 @@ class Table:
             self.room = await asyncio.to_thread(self.store.room_by_id, self.room_id)
             self.match = None
             self.state = None
+            self.commit = None
             self.pending.clear()
             self.ting.clear()
             if self.room.status == "playing":
@@ -312,16 +343,23 @@ class Table:
         self.state = None
         self.pending = {}
         self.next_hand_at = None
+        self.commit = None
         self._broadcast_room()
 
     # --- building the match ------------------------------------------------------------------------
 
     async def resume(self) -> None:
-        """Rebuild the match from the room's seed and every stored move, then play on."""
+        """Rebuild the match from storage — each hand dealt again from the room's deal secret and the
+        contributions stored for it (or from the seed), then its stored moves — and play on."""
         seating = await asyncio.to_thread(self.store.seating, self.room_id)
         seed = await asyncio.to_thread(self.store.seed, self.room_id)
+        self.deal_secret = await asyncio.to_thread(self.store.deal_secret, self.room_id)
         hands = await asyncio.to_thread(self.store.moves, self.room_id)
+        stored: dict[int, dict[int, str]] = {}
+        if self.deal_secret is not None:
+            stored = await asyncio.to_thread(self.store.contributions, self.room_id)
         self.seating = seating
+        self.commit = None
         self.hand_results = []
         self.bots = {
             seat: make_bot(level, seed + seat) for seat, level in enumerate(seating.bots) if level is not None
@@ -330,7 +368,7 @@ class Table:
             load_ruleset(self.room.rules.preset, self.room.rules.changed), seed=seed, seats=seating.names
         )
         for index, actions in enumerate(hands):
-            state = self.match.start_hand()
+            state = self.match.start_hand(**self._deal_with(index, stored.get(index, {})))
             self.state = state
             self.moves_in_hand = len(actions)
             for data in actions:
@@ -343,15 +381,77 @@ class Table:
                 if self.match is None:
                     return
         if self.state is None or self.state.phase is Phase.ENDED:
-            self._deal()
+            following = stored.get(self.hand_index, {})
+            if self.deal_secret is None or len(following) == SEATS:
+                await self._deal()  # dealt before the restart (its contributions sealed): deal it again
+            else:
+                self._announce(set(following))
         else:
             # Replayed without holding (a window open at a crash is not held again); held from here on.
             self.state.hold_claims = True
             self._refresh_pending()
 
-    def _deal(self) -> None:
+    def _deal_with(self, index: int, contributions: dict[int, str]) -> dict[str, Any]:
+        """How hand ``index`` is dealt: from its secret and the seats' contributions in a fair room,
+        from the seed (no arguments) in a room made before fair deals."""
+        if self.deal_secret is None:
+            return {}
+        return {
+            "fair_secret": hand_secret(self.deal_secret, index),
+            "contributions": [contributions.get(seat, "") for seat in range(SEATS)],
+        }
+
+    def _announce(self, contributed: set[int]) -> None:
+        """Tell everyone the commitment to the next hand's secret; contributions are taken from now
+        until its deal."""
+        assert self.deal_secret is not None
+        index = self.hand_index
+        secret = hand_secret(self.deal_secret, index)
+        self.commit = Commitment(index, secret, commitment(secret), self.clock(), contributed)
+        self._broadcast(self._commitment_message())
+
+    def _commitment_message(self) -> dict[str, Any]:
+        commit = self.commit
+        assert commit is not None
+        return {
+            "type": "deal_commitment",
+            "hand": commit.hand,
+            "algorithm": ALGORITHM,
+            "commitment": commit.commitment,
+            "contributed": [seat in commit.contributed for seat in range(SEATS)],
+        }
+
+    def _contributors(self) -> set[int]:
+        """The seats a deal waits for: people connected and still in the game. Bots, empty seats and
+        players not connected contribute nothing ("")."""
+        present = {connection.seat for connection in self.connections if connection.seat is not None}
+        return {seat for seat in present if seat not in self.bots and not self.room.seats[seat].left}
+
+    def _deal_at(self) -> float | None:
+        """When the next hand is dealt (None: no deal is due). After the pause between hands (cut
+        short once every reader pressed 继续); in a fair room also not before every connected player
+        has contributed, unless ``deal_wait_seconds`` have passed since the commitment (also when
+        nobody is connected: after a restart the players are still reconnecting)."""
+        commit = self.commit
+        if commit is None:
+            return self.next_hand_at
+        start = self.next_hand_at if self.next_hand_at is not None else commit.announced
+        waiting_for = self._contributors()
+        if waiting_for and waiting_for <= commit.contributed:
+            return start
+        return max(start, commit.announced + self.settings.deal_wait_seconds)
+
+    async def _deal(self) -> None:
         assert self.match is not None
-        self.state = self.match.start_hand()
+        index = self.hand_index
+        contributions: dict[int, str] = {}
+        if self.deal_secret is not None:
+            # Stored before the deal uses them, with "" for every seat that sent nothing: a rebuild
+            # deals the very same wall, and no contribution is taken after this.
+            sealed = await asyncio.to_thread(self.store.seal_contributions, self.room_id, index)
+            contributions = dict(enumerate(sealed))
+        self.commit = None
+        self.state = self.match.start_hand(**self._deal_with(index, contributions))
         self.state.hold_claims = True  # every discard gets a window: who may claim is nobody's business
         self.moves_in_hand = 0
         self.next_hand_at = None
@@ -447,8 +547,9 @@ class Table:
 
     def _next_due(self) -> float | None:
         times = [_due(pending) for pending in self.pending.values()]
-        if self.next_hand_at is not None:
-            times.append(self.next_hand_at)
+        deal_at = self._deal_at()
+        if deal_at is not None:
+            times.append(deal_at)
         if self.release_at is not None:
             times.append(self.release_at)
         return min(times) if times else None
@@ -457,8 +558,9 @@ class Table:
         """Act for every seat whose time has come, and deal the next hand when it is due."""
         while True:
             now = self.clock()
-            if self.next_hand_at is not None and self.next_hand_at <= now:
-                self._deal()
+            deal_at = self._deal_at()
+            if deal_at is not None and deal_at <= now:
+                await self._deal()
                 continue
             if self.release_at is not None and self.release_at <= now:
                 self.release_at = None  # from now on the window's decisions apply as they come
@@ -526,6 +628,8 @@ class Table:
             self.continued = set()
             self.last_hand_end = self._hand_end_message(state, result, last=last)
             self._broadcast(self._with_continue(self.last_hand_end))
+            if not last and self.deal_secret is not None:
+                self._announce(set())  # the next hand's contributions come in while this one is read
         if last:
             await self._finish_match("finished")
 
@@ -552,7 +656,11 @@ class Table:
             seats=tuple(self.match.seats),
             hands=(
                 HandRecord(
-                    dealer=state.dealer, actions=tuple(actions), deal=state.deal, wall=tuple(state.wall)
+                    dealer=state.dealer,
+                    actions=tuple(actions),
+                    deal=state.deal,
+                    wall=tuple(state.wall),
+                    fair=state.fair,  # the secret and the contributions, revealed with the hand
                 ),
             ),
             seed=None,
@@ -562,7 +670,7 @@ class Table:
 
     def _hand_end_message(self, state: HandState, result: dict[str, Any], *, last: bool) -> dict[str, Any]:
         assert self.match is not None
-        return {
+        message = {
             "type": "hand_end",
             "hand": result["hand"],
             "result": result,
@@ -570,6 +678,9 @@ class Table:
             "totals": list(self.match.totals),
             "last": last,  # the match ends with this hand: 大结算 follows
         }
+        if state.fair is not None:
+            message["fair"] = state.fair.as_dict()  # the secret and every contribution, revealed
+        return message
 
     # --- between hands (继续) -----------------------------------------------------------------------
 
@@ -605,11 +716,14 @@ class Table:
         self._deal_or_report()
 
     def _deal_or_report(self) -> None:
-        """Deal once every reader has pressed 继续; otherwise tell everyone who has."""
-        if self.continued and self._readers() <= self.continued:
-            self._deal()
-        else:
-            self._broadcast({"type": "continue", **self._continue_facts()})
+        """End the pause once every reader has pressed 继续 (the table then deals, once the
+        contributions are in); otherwise tell everyone who has."""
+        if self.continued and self._readers() <= self.continued and self.next_hand_at is not None:
+            self.next_hand_at = min(self.next_hand_at, self.clock())
+            deal_at = self._deal_at()
+            if deal_at is not None and deal_at <= self.clock():
+                return  # dealt by _run_due straight after this message
+        self._broadcast({"type": "continue", **self._continue_facts()})
 
     async def _finish_match(self, status: str) -> None:
         match = self.match
@@ -619,6 +733,7 @@ class Table:
         self.room = await asyncio.to_thread(self.store.room_by_id, self.room_id)
         self.pending = {}
         self.next_hand_at = None
+        self.commit = None
         self.continued = set()
         self._broadcast(self.summary)
         self._broadcast_room()
@@ -724,6 +839,8 @@ class Table:
                 connection.send(self._with_continue(self.last_hand_end))  # the sheet being read now
             if self.summary is not None:
                 connection.send(self.summary)
+            if self.commit is not None:
+                connection.send(self._commitment_message())  # the deal waits for contributions
         elif isinstance(message, Leave):
             self.connections.discard(message.connection)
             if self.next_hand_at is not None:
@@ -773,6 +890,8 @@ class Table:
             self._send_update(connection)
         elif isinstance(message, Continue):
             self._continue(connection)
+        elif isinstance(message, Entropy):
+            await self._entropy(connection, message)
         else:
             await self._act(connection, message)
 
@@ -815,6 +934,41 @@ class Table:
         for other in self.connections:
             if other.seat == seat:
                 self._send_update(other)
+
+    async def _entropy(self, connection: Connection, message: Entropy) -> None:
+        """A player's contribution to the announced hand's wall: stored once (the first stands), and
+        only between the hand's commitment and its deal."""
+        seat = connection.seat
+        if seat is None or seat in self.bots or self.room.seats[seat].left:
+            connection.send(_error("not_seated", "only a player at the table contributes to its walls"))
+            return
+        commit = self.commit
+        if commit is None or message.hand != commit.hand:
+            connection.send(
+                _error(
+                    "deal_closed",
+                    f"hand {message.hand + 1} takes no contributions now: they are taken between its "
+                    "deal_commitment and its deal",
+                )
+            )
+            return
+        if seat in commit.contributed:
+            connection.send(
+                _error("already_contributed", f"your contribution to hand {commit.hand + 1} is in already")
+            )
+            return
+        try:
+            value = contribution_or_error(message.value)
+        except FairDealError as error:
+            connection.send(_error("bad_message", str(error)))
+            return
+        try:
+            await asyncio.to_thread(self.store.add_contribution, self.room_id, commit.hand, seat, value)
+        except (AlreadyContributed, DealClosed) as error:
+            connection.send(_error(error.code, error.message))
+            return
+        commit.contributed.add(seat)
+        self._broadcast(self._commitment_message())  # who has contributed (never what)
 
     async def _act(self, connection: Connection, message: Act) -> None:
         seat = connection.seat
@@ -896,6 +1050,8 @@ class Table:
             "view": _compact(seen.as_dict()),
             "table": self._table_facts(),
         }
+        if start == 0 and state.fair is not None:  # the hand's first update for this connection
+            message["fair"] = _fair_facts(state.fair, connection.seat)
         if connection.seat is not None and state.phase is not Phase.ENDED:
             refusal = win_refusal(state, connection.seat)
             if refusal is not None:
@@ -993,6 +1149,20 @@ def _hand_line(result: dict[str, Any]) -> dict[str, Any]:
             for score in result["scores"]
         ],
     }
+
+
+def _fair_facts(fair: FairDeal, seat: int | None) -> dict[str, Any]:
+    """What a seat may know of its hand's fair deal while it is played: the commitment and the wall
+    hash, which seats contributed, and its own contribution (never the secret or anyone else's)."""
+    facts: dict[str, Any] = {
+        "algorithm": fair.algorithm,
+        "commitment": fair.commitment,
+        "wall_hash": fair.wall_hash,
+        "contributed": [value != "" for value in fair.contributions],
+    }
+    if seat is not None:
+        facts["mine"] = fair.contributions[seat]
+    return facts
 
 
 def _room_or_override(room: float, override: float | None) -> float:

@@ -69,6 +69,7 @@ export const api = {
   dissolve: (number, agree) => call("POST", `/api/rooms/${number}/dissolve`, { agree }),
   hands: (number) => call("GET", `/api/rooms/${number}/hands`),
   replay: (number, index) => call("GET", `/api/rooms/${number}/hands/${index}/replay`),
+  record: (number, index) => call("GET", `/api/rooms/${number}/hands/${index}/record`),
   score: (spec) => call("POST", "/api/score", spec),
 };
 

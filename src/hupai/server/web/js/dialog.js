@@ -33,3 +33,29 @@ export function confirmDialog(message) {
     modal.querySelector('[data-answer="yes"]').focus();
   });
 }
+
+// A dialog that tells (the fair-deal details): `body` is its HTML; closed by its button, Escape or a
+// click outside. Returns the dialog's element, for filling in what comes later.
+export function infoDialog(body, { role = "info", label = "" } = {}) {
+  const modal = html(`<div class="modal" data-role="${role}" role="dialog" aria-modal="true" aria-label="${escapeHtml(label)}">
+    <div class="modal-box wide">
+      ${body}
+      <p class="modal-buttons"><button type="button" class="primary" data-role="close">${t("common.close")}</button></p>
+    </div>
+  </div>`);
+  const close = () => {
+    modal.remove();
+    document.removeEventListener("keydown", onKey);
+  };
+  const onKey = (event) => {
+    if (event.key === "Escape") close();
+  };
+  modal.addEventListener("click", (event) => {
+    if (event.target === modal) close();
+  });
+  modal.querySelector('[data-role="close"]').addEventListener("click", close);
+  document.addEventListener("keydown", onKey);
+  document.body.append(modal);
+  modal.querySelector('[data-role="close"]').focus();
+  return modal;
+}

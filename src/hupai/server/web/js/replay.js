@@ -1,8 +1,10 @@
 // Replays of finished hands: step, play, seek, and choose whose seat is at the bottom; every hand is
-// open. The frames come from the server (GET /api/rooms/{number}/hands/{index}/replay).
+// open. The frames come from the server (GET /api/rooms/{number}/hands/{index}/replay), with the
+// hand's record, whose fair deal the page verifies (fairness.js) as `hupai verify` does.
 
 import { api } from "./api.js";
 import { boardHtml, fitTable, wildHtml, windOf } from "./board.js";
+import { checkRecord, fairBadge, rememberedContribution, showFairDetails, verdictHtml } from "./fairness.js";
 import { t } from "./i18n.js";
 import { icon } from "./icons.js";
 import { scoresHtml, transfersHtml } from "./settlement.js";
@@ -30,6 +32,27 @@ export async function show(root, [number, index]) {
   let bottom = 0;
   let timer = null;
   let delay = 700;
+  let verdict = null; // the wall's verdict, once computed
+  const hand = Number(index);
+  const record = replay.record || { hands: [] };
+  const fair = record.hands.length ? record.hands[0].fair || null : null;
+  let gone = false;
+  const checking = checkRecord(record, replay.family, number).then((found) => {
+    verdict = found;
+    if (!gone) draw();
+    return found;
+  });
+
+  function showDetails() {
+    showFairDetails({
+      title: t("fair.handTitle", { n: hand + 1 }),
+      hand: { ...fair, mine: rememberedContribution(number, hand, fair.commitment) },
+      names,
+      reveal: fair,
+      verdict: checking,
+      recordLink: `/api/rooms/${number}/hands/${hand}/record?download=1`,
+    });
+  }
 
   function draw() {
     const frame = frames[at];
@@ -52,7 +75,7 @@ export async function show(root, [number, index]) {
       fresh: false,
     }));
     const wild = wildHtml(view);
-    const middle = `<div class="wall">${t("table.wall", { n: view.live_tiles })}</div>${wild}` +
+    const middle = `<div class="wall">${t("table.wall", { n: view.live_tiles })}</div>${fairBadge(fair)}${wild}` +
       (view.multiplier > 1 ? `<div class="banner bixiahu">${t("table.bixiahu", { n: view.multiplier })}</div>` : "");
     const board = boardHtml({ view, bottom, seats, middle });
     const last = at === frames.length - 1;
@@ -73,6 +96,7 @@ export async function show(root, [number, index]) {
         <label>${word("view")} <select data-role="viewpoint">${names.map((name, seat) => `<option value="${seat}" ${seat === bottom ? "selected" : ""}>${escapeHtml(name)}</option>`).join("")}</select></label>
         <label>${word("speed")} <select data-role="speed">${[1400, 700, 300, 100].map((ms) => `<option value="${ms}" ${ms === delay ? "selected" : ""}>${Math.round(700 / ms * 10) / 10}×</option>`).join("")}</select></label>
       </div>
+      <p class="fair-line" data-role="fair-line">${verdictHtml(verdict, { details: Boolean(fair) })}</p>
       <p class="frame-action" data-role="frame-action">${escapeHtml(describe(frame, names))}</p>
       <div class="table replay-table" data-role="table">${board}</div>
       ${settlement}
@@ -80,6 +104,9 @@ export async function show(root, [number, index]) {
     root.append(page);
     fitTable(page.querySelector('[data-role="table"]'));
     for (const button of page.querySelectorAll("[data-go]")) button.addEventListener("click", () => go(button.dataset.go));
+    for (const opener of page.querySelectorAll('[data-role="fair-details"], [data-role="fair-badge"]')) {
+      opener.addEventListener("click", showDetails);
+    }
     page.querySelector('[data-role="seek"]').addEventListener("input", (event) => {
       stop();
       at = Number(event.target.value);
@@ -138,6 +165,7 @@ export async function show(root, [number, index]) {
   window.addEventListener("resize", relabel);
   draw();
   return () => {
+    gone = true;
     stop();
     window.removeEventListener("keydown", keys);
     window.removeEventListener("languagechange-hupai", relabel);

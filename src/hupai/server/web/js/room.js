@@ -12,10 +12,12 @@ import { inviteHtml, wireInvite } from "./invite.js";
 import { TableView } from "./table.js";
 import { seatNames } from "./names.js";
 import { confirmDialog } from "./dialog.js";
+import { checkRecord, contributionFor, rememberedContribution, showFairDetails, verdictHtml } from "./fairness.js";
 import { escapeHtml, html, toast } from "./util.js";
 
 const RECONNECT_MS = 1000;
 const REVEAL_MS = 1500; // the open hands and the winner's call are seen before the hand's sheet
+const QUIET_ERRORS = ["already_contributed", "deal_closed"]; // a contribution resent after a reconnect
 
 export async function show(root, [number]) {
   const user = await currentUser();
@@ -48,6 +50,10 @@ class TableClient {
     this.closed = false;
     this.connected = false;
     this.promptReceived = 0;
+    this.fair = null; // the fair-deal facts of the hand in play, as its deal told this seat
+    this.reveals = {}; // hand → its fair deal revealed at its end (secret and contributions)
+    this.checks = {}; // hand → the promise of its verdict
+    this.verdicts = {}; // hand → its verdict, once known
     this.hints = localStorage.getItem("hupai.hints") === "1";
     this.timer = setInterval(() => this.tick(), 250);
     this.relabel = () => this.render();
@@ -59,6 +65,7 @@ class TableClient {
     const query = `hand=${this.hand}&since=${this.events}`;
     const socket = new WebSocket(`${scheme}://${location.host}/api/rooms/${this.number}/ws?${query}`);
     this.socket = socket;
+    this.contributed = new Set(); // the hands this connection sent a contribution for
     socket.addEventListener("open", () => {
       this.connected = true;
       this.render();
@@ -92,7 +99,11 @@ class TableClient {
       case "room":
         this.room = message.room;
         break;
+      case "deal_commitment": // the next hand's commitment: contribute to its wall (fairness.js)
+        this.contribute(message);
+        return;
       case "update":
+        if (message.fair) this.fair = { hand: message.hand, ...message.fair };
         this.table.heard(message, this.update);
         if (this.handEnd && message.hand > this.handEnd.hand) this.handEnd = null;
         this.hand = message.hand;
@@ -106,6 +117,10 @@ class TableClient {
         this.handEndAt = performance.now();
         this.revealAt = this.handEndAt + REVEAL_MS;
         this.lastCauses = message.result.bixiahu.next_doubled ? message.result.bixiahu.causes : [];
+        if (message.fair) {
+          this.reveals[message.hand] = message.fair;
+          this.check(message.hand);
+        }
         break;
       case "match_end":
         this.summary = message; // shown once the last hand's sheet is closed (查看大结算)
@@ -118,6 +133,7 @@ class TableClient {
         }
         break;
       case "error":
+        if (QUIET_ERRORS.includes(message.code)) return;
         toast(message.message, "error");
         break;
       default:
@@ -146,6 +162,53 @@ class TableClient {
       return;
     }
     this.renderTable();
+  }
+
+  // --- fair deals (fairness.js) --------------------------------------------------------------------
+
+  contribute(message) {
+    const value = contributionFor(this.number, message, this.seat);
+    if (value === null || this.contributed.has(message.hand)) return;
+    this.contributed.add(message.hand);
+    this.send({ type: "entropy", hand: message.hand, value });
+  }
+
+  // Verify an ended hand from its stored record, as `hupai verify` would.
+  check(hand) {
+    if (this.checks[hand]) return this.checks[hand];
+    this.checks[hand] = api.record(this.number, hand)
+      .then((record) => checkRecord(record, this.room.rules.ruleset, this.number))
+      .catch((error) => ({ verified: false, problems: [{ code: "shape", params: { what: error.message } }], mine: null }))
+      .then((verdict) => {
+        this.verdicts[hand] = verdict;
+        this.render();
+        return verdict;
+      });
+    return this.checks[hand];
+  }
+
+  // The details of a hand's fair deal: its commitment and wall hash, and once it ended the secret,
+  // the contributions and the verdict.
+  showFair(hand) {
+    const facts = this.fair && this.fair.hand === hand ? this.fair : null;
+    const reveal = this.reveals[hand] || null;
+    if (!facts && !reveal) return;
+    const told = facts || { ...reveal, mine: rememberedContribution(this.number, hand, reveal.commitment) };
+    const table = this.update.table;
+    showFairDetails({
+      title: t("fair.handTitle", { n: hand + 1 }),
+      hand: told,
+      names: seatNames(table.names, table.bot_levels),
+      reveal,
+      verdict: reveal ? this.check(hand) : null,
+      recordLink: reveal ? `/api/rooms/${this.number}/hands/${hand}/record?download=1` : "",
+    });
+  }
+
+  // The hand's sheet says whether its wall verified (nothing for a hand without a fair deal).
+  fairLine(hand) {
+    if (!this.reveals[hand]) return "";
+    return verdictHtml(this.verdicts[hand] || null, { details: true });
   }
 
   // After a reconnect the doubled hand's causes come from the last settlement.
@@ -270,6 +333,8 @@ class TableClient {
       secondsToNext: this.secondsToNext(),
       causeName: (cause) => this.causeName(cause),
       mySeat: this.update.view.seat,
+      fairLine: this.fairLine(this.handEnd.hand),
+      onFairDetails: () => this.showFair(this.handEnd.hand),
       onContinue: () => this.pressContinue(),
       onSummary: () => {
         this.handEnd = null;

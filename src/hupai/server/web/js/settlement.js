@@ -166,7 +166,8 @@ function continueBar(message, names, options) {
 
 const sheetScroll = { hand: -1, top: 0 }; // the sheet is redrawn on every message: keep the reader's place
 
-// options: secondsToNext, causeName (a 比下胡 cause key into words), mySeat, onContinue, onSummary.
+// options: secondsToNext, causeName (a 比下胡 cause key into words), mySeat, fairLine (the wall's
+// verdict, fairness.js) and onFairDetails, onContinue, onSummary.
 export function renderHandEnd(message, names, options = {}) {
   const result = message.result;
   const causeName = options.causeName || ((cause) => cause);
@@ -186,6 +187,7 @@ export function renderHandEnd(message, names, options = {}) {
         <section class="money">${deltasTable(message, names)}${payments}</section>
       </div>
       ${doubled}
+      ${options.fairLine ? `<p class="fair-line" data-role="fair-line">${options.fairLine}</p>` : ""}
       ${continueBar(message, names, options)}
     </div>
   </div>`);
@@ -193,6 +195,8 @@ export function renderHandEnd(message, names, options = {}) {
   if (press && options.onContinue) press.addEventListener("click", () => options.onContinue());
   const toSummary = overlay.querySelector('[data-role="to-summary"]');
   if (toSummary && options.onSummary) toSummary.addEventListener("click", () => options.onSummary());
+  const fairDetails = overlay.querySelector('[data-role="fair-details"]');
+  if (fairDetails && options.onFairDetails) fairDetails.addEventListener("click", () => options.onFairDetails());
   if (sheetScroll.hand !== message.hand) Object.assign(sheetScroll, { hand: message.hand, top: 0 });
   overlay.addEventListener("scroll", () => (sheetScroll.top = overlay.scrollTop));
   queueMicrotask(() => (overlay.scrollTop = sheetScroll.top)); // once the caller has put it in the page

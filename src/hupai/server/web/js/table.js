@@ -4,6 +4,7 @@
 // counted tile); the room (room.js) owns the connection and the messages.
 
 import { boardHtml, fitTable, meldTiles, placeOf, wildHtml, windOf } from "./board.js";
+import { fairBadge } from "./fairness.js";
 import { language, t } from "./i18n.js";
 import { hintsHtml } from "./hints.js";
 import { icon } from "./icons.js";
@@ -155,8 +156,10 @@ export class TableView {
       ? `<div class="banner bixiahu" data-role="bixiahu">${t("table.bixiahu", { n: view.multiplier })}${client.lastCauses.length ? ` · ${escapeHtml(client.lastCauses.map((cause) => client.causeName(cause)).join("、"))}` : ""}</div>`
       : "";
     const wild = wildHtml(view);
+    const fair = client.fair && client.fair.hand === update.hand ? client.fair : null;
     return `<div class="hand-no" data-role="hand-no">${t("table.hand", { n: update.hand + 1, total: facts.hands_total })}</div>
       <div class="wall" data-role="wall">${t("table.wall", { n: view.live_tiles })}</div>
+      ${fairBadge(fair)}
       ${wild}${doubled}
       <div class="clock" data-role="clock" aria-live="off"></div>
       ${client.connected ? "" : `<div class="banner offline">${t("table.reconnecting")}</div>`}`;
@@ -308,6 +311,8 @@ export class TableView {
       unlockSound();
       client.render();
     });
+    const badge = page.querySelector('[data-role="fair-badge"]');
+    if (badge) badge.addEventListener("click", () => client.showFair(client.update.hand));
     wireTing(page, client.update, (message) => client.send(message));
     client.wireTools(page);
   }
