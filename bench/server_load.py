@@ -36,8 +36,8 @@ import json
 import os
 import random
 import resource
-import shutil
 import secrets
+import shutil
 import signal
 import socket
 import statistics
