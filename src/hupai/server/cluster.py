@@ -31,7 +31,7 @@ import socket
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from redis.asyncio import Redis
+from redis.asyncio import BlockingConnectionPool, Redis
 from redis.asyncio.client import PubSub
 
 from hupai.server.protocol import INCOMING
@@ -41,6 +41,7 @@ log = logging.getLogger("hupai.cluster")
 PREFIX = "hupai:"
 OWNERS = PREFIX + "owners"
 SEND_BATCH = 500  # publishes sent in one round trip
+REDIS_CONNECTIONS = 32  # per process (the subscription takes one more)
 LISTEN_POLL_SECONDS = 0.05  # the longest a (un)subscription waits for the listener when all is quiet
 
 
@@ -127,7 +128,10 @@ class Cluster:
 
     def __init__(self, redis_url: str, *, node: str | None = None, alive_seconds: float = 10.0) -> None:
         self.node = node or new_node_id()
-        self.redis: Redis = Redis.from_url(redis_url)
+        # A bounded pool that makes callers wait for a free connection rather than fail: thousands
+        # of sockets opening at once each ask Redis something (limits, relays).
+        pool = BlockingConnectionPool.from_url(redis_url, max_connections=REDIS_CONNECTIONS, timeout=20)
+        self.redis: Redis = Redis(connection_pool=pool)
         self.alive_seconds = alive_seconds
         self.pubsub: PubSub | None = None
         self.outgoing: asyncio.Queue[tuple[str, bytes, int | None]] = asyncio.Queue()
