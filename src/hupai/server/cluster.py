@@ -130,7 +130,7 @@ class Cluster:
         self.node = node or new_node_id()
         # A bounded pool that makes callers wait for a free connection rather than fail: thousands
         # of sockets opening at once each ask Redis something (limits, relays).
-        pool = BlockingConnectionPool.from_url(redis_url, max_connections=REDIS_CONNECTIONS, timeout=20)
+        pool = BlockingConnectionPool.from_url(redis_url, max_connections=REDIS_CONNECTIONS, timeout=60)
         self.redis: Redis = Redis(connection_pool=pool)
         self.alive_seconds = alive_seconds
         self.pubsub: PubSub | None = None
