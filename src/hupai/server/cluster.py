@@ -74,9 +74,12 @@ class RemoteConnection(Connection):
         self.node = node
         self.conn = conn
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: dict[str, Any] | str) -> None:
         if not self.closed:
-            self.cluster.publish(node_channel(self.node), {"c": self.conn, "m": message})
+            # "m<id>\n<the message's JSON>": the socket's process sends the text on as it is, with
+            # no second decoding and encoding of every update.
+            text = message if isinstance(message, str) else json.dumps(message, ensure_ascii=False)
+            self.cluster.publish_raw(node_channel(self.node), f"m{self.conn}\n{text}".encode())
 
     def close(self) -> None:
         if not self.closed:
@@ -210,6 +213,9 @@ class Cluster:
         """Queue a message; one task sends them all, in order. ``room_id``: a message to a room's
         owner, whose loss (nobody listening) is reported to :attr:`on_unheard`."""
         data = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
+        self.publish_raw(channel, data, room_id=room_id)
+
+    def publish_raw(self, channel: str, data: bytes, *, room_id: int | None = None) -> None:
         self.outgoing.put_nowait((channel, data, room_id))
 
     async def _send(self) -> None:
@@ -316,9 +322,12 @@ class Cluster:
             if item is None or item.get("type") != "message":
                 continue
             try:
-                channel = item["channel"].decode()
-                payload = json.loads(item["data"])
-                await self._received(channel, payload)
+                channel, data = item["channel"].decode(), item["data"]
+                if data.startswith(b"m"):  # a message for one of this process's sockets
+                    conn, _, text = data[1:].partition(b"\n")
+                    self._forward(int(conn), text.decode())
+                else:
+                    await self._received(channel, json.loads(data))
             except Exception:  # one bad message never stops the relay
                 log.exception("cluster: could not handle a message")
 
@@ -343,14 +352,14 @@ class Cluster:
                 done.set_result(None)
             return
         entry = self.local.get(int(payload["c"]))
-        if entry is None:
-            return
-        connection, _room = entry
-        if payload.get("close"):
-            self.unregister(connection)
-            connection.close()
-        else:
-            connection.send(payload["m"])
+        if entry is not None and payload.get("close"):
+            self.unregister(entry[0])
+            entry[0].close()
+
+    def _forward(self, conn: int, text: str) -> None:
+        entry = self.local.get(conn)
+        if entry is not None:
+            entry[0].send(text)
 
     def _to_table(self, room_id: int, payload: dict[str, Any]) -> Message | None:
         node, kind = str(payload["n"]), payload["t"]

@@ -31,7 +31,7 @@ from hupai.server.table import Dissolve, Escape, Join, Message, RoomChanged, Tab
 
 log = logging.getLogger("hupai.tables")
 HELD_BACK_LIMIT = 10_000  # messages kept while leases are in doubt (a Join beyond: closed)
-TAKEOVER_BATCH = 50  # orphaned rooms one process takes in one pass (the others take the rest)
+TAKEOVER_BATCH = 100  # orphaned rooms one process takes in one pass (the others take the rest)
 
 Route = Table | RemoteRoom
 
@@ -304,3 +304,5 @@ class Tables:
         for room_id in orphans:
             if room_id not in self.tables:
                 await self._take(room_id)
+        if len(orphans) == TAKEOVER_BATCH:
+            self.wake.set()  # more are waiting: the next pass at once
