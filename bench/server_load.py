@@ -383,6 +383,8 @@ def main() -> int:
         )
     if args.quick:
         args.tables, args.seconds, args.warmup = 10, 10.0, 3.0
+    # Stopped from outside (timeout, Ctrl-C): still stop the servers this run started.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # a thousand sockets in this process
 

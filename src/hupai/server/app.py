@@ -664,7 +664,9 @@ async def _pump(socket: WebSocket, connection: Connection) -> None:
             message = await connection.outbox.get()
             if message is None:
                 break
-            await socket.send_text(json.dumps(message, ensure_ascii=False))
+            await socket.send_text(
+                message if isinstance(message, str) else json.dumps(message, ensure_ascii=False)
+            )
     except Exception:
         connection.close()
     with contextlib.suppress(Exception):

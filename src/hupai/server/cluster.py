@@ -31,7 +31,7 @@ import socket
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from redis.asyncio import Redis
+from redis.asyncio import BlockingConnectionPool, Redis
 from redis.asyncio.client import PubSub
 
 from hupai.server.protocol import INCOMING
@@ -41,6 +41,7 @@ log = logging.getLogger("hupai.cluster")
 PREFIX = "hupai:"
 OWNERS = PREFIX + "owners"
 SEND_BATCH = 500  # publishes sent in one round trip
+REDIS_CONNECTIONS = 32  # per process (the subscription takes one more)
 LISTEN_POLL_SECONDS = 0.05  # the longest a (un)subscription waits for the listener when all is quiet
 
 
@@ -73,9 +74,12 @@ class RemoteConnection(Connection):
         self.node = node
         self.conn = conn
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: dict[str, Any] | str) -> None:
         if not self.closed:
-            self.cluster.publish(node_channel(self.node), {"c": self.conn, "m": message})
+            # "m<id>\n<the message's JSON>": the socket's process sends the text on as it is, with
+            # no second decoding and encoding of every update.
+            text = message if isinstance(message, str) else json.dumps(message, ensure_ascii=False)
+            self.cluster.publish_raw(node_channel(self.node), f"m{self.conn}\n{text}".encode())
 
     def close(self) -> None:
         if not self.closed:
@@ -127,7 +131,10 @@ class Cluster:
 
     def __init__(self, redis_url: str, *, node: str | None = None, alive_seconds: float = 10.0) -> None:
         self.node = node or new_node_id()
-        self.redis: Redis = Redis.from_url(redis_url)
+        # A bounded pool that makes callers wait for a free connection rather than fail: thousands
+        # of sockets opening at once each ask Redis something (limits, relays).
+        pool = BlockingConnectionPool.from_url(redis_url, max_connections=REDIS_CONNECTIONS, timeout=60)
+        self.redis: Redis = Redis(connection_pool=pool)
         self.alive_seconds = alive_seconds
         self.pubsub: PubSub | None = None
         self.outgoing: asyncio.Queue[tuple[str, bytes, int | None]] = asyncio.Queue()
@@ -206,6 +213,9 @@ class Cluster:
         """Queue a message; one task sends them all, in order. ``room_id``: a message to a room's
         owner, whose loss (nobody listening) is reported to :attr:`on_unheard`."""
         data = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
+        self.publish_raw(channel, data, room_id=room_id)
+
+    def publish_raw(self, channel: str, data: bytes, *, room_id: int | None = None) -> None:
         self.outgoing.put_nowait((channel, data, room_id))
 
     async def _send(self) -> None:
@@ -312,9 +322,12 @@ class Cluster:
             if item is None or item.get("type") != "message":
                 continue
             try:
-                channel = item["channel"].decode()
-                payload = json.loads(item["data"])
-                await self._received(channel, payload)
+                channel, data = item["channel"].decode(), item["data"]
+                if data.startswith(b"m"):  # a message for one of this process's sockets
+                    conn, _, text = data[1:].partition(b"\n")
+                    self._forward(int(conn), text.decode())
+                else:
+                    await self._received(channel, json.loads(data))
             except Exception:  # one bad message never stops the relay
                 log.exception("cluster: could not handle a message")
 
@@ -339,14 +352,14 @@ class Cluster:
                 done.set_result(None)
             return
         entry = self.local.get(int(payload["c"]))
-        if entry is None:
-            return
-        connection, _room = entry
-        if payload.get("close"):
-            self.unregister(connection)
-            connection.close()
-        else:
-            connection.send(payload["m"])
+        if entry is not None and payload.get("close"):
+            self.unregister(entry[0])
+            entry[0].close()
+
+    def _forward(self, conn: int, text: str) -> None:
+        entry = self.local.get(conn)
+        if entry is not None:
+            entry[0].send(text)
 
     def _to_table(self, room_id: int, payload: dict[str, Any]) -> Message | None:
         node, kind = str(payload["n"]), payload["t"]

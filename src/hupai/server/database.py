@@ -17,6 +17,7 @@ from sqlalchemy.pool import NullPool
 # writers never both read the same seats and overwrite each other. PostgreSQL needs nothing more
 # than its row locks (SELECT … FOR UPDATE) and the unique indexes.
 WRITE_LOCK = "hupai_write_lock"
+IDLE_IN_TRANSACTION_MS = 5000  # every transaction of the server takes milliseconds
 MIGRATION_LOCK_KEY = 0x68757061  # "hupa": the PostgreSQL advisory lock processes migrate under
 
 try:
@@ -73,7 +74,14 @@ def connect(url: str) -> sessionmaker[Session]:
 
 def _engine(url: str) -> Engine:
     if not url.startswith("sqlite"):
-        return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
+        # A process paused or cut off inside a transaction must not hold its locks for ever: the
+        # table leases it holds could then never be taken over. PostgreSQL ends such a session.
+        options = f"-c idle_in_transaction_session_timeout={IDLE_IN_TRANSACTION_MS}"
+        # At most 20 connections a process (the thread pool does the waiting): PostgreSQL's default
+        # 100 connections then serve four processes with room to spare (docs/deploy.md).
+        return create_engine(
+            url, pool_pre_ping=True, pool_size=10, max_overflow=10, connect_args={"options": options}
+        )
     engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
 
     @event.listens_for(engine, "connect")

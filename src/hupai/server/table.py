@@ -92,13 +92,14 @@ class Connection:
         self.hand_index = hand  # the hand this client has events of
         self.sent_events = since  # how many of that hand's events it has, as its seat sees them
         self.events_at: int | None = None  # where they end among all the hand's events (None: find it)
-        self.outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        # Messages, or their JSON text when it came ready-made (relayed from a table elsewhere).
+        self.outbox: asyncio.Queue[dict[str, Any] | str | None] = asyncio.Queue()
         self.closed = False
         self.hints = False  # the player asked for hints
         self.hints_for: tuple[Any, ...] | None = None  # what the last hints were computed for
         self.last_hints: dict[str, Any] | None = None
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: dict[str, Any] | str) -> None:
         if self.closed:
             return
         if self.outbox.qsize() >= OUTBOX_LIMIT:

@@ -31,7 +31,7 @@ from hupai.server.table import Dissolve, Escape, Join, Message, RoomChanged, Tab
 
 log = logging.getLogger("hupai.tables")
 HELD_BACK_LIMIT = 10_000  # messages kept while leases are in doubt (a Join beyond: closed)
-TAKEOVER_BATCH = 50  # orphaned rooms one process takes in one pass (the others take the rest)
+TAKEOVER_BATCH = 100  # orphaned rooms one process takes in one pass (the others take the rest)
 
 Route = Table | RemoteRoom
 
@@ -55,6 +55,7 @@ class Tables:
         self.fences: dict[int, Fence] = {}
         self.arriving: dict[int, list[Message]] = {}  # rooms being taken: their messages so far
         self.taking = asyncio.Lock()  # one lease change at a time in this process
+        self.maintaining = asyncio.Lock()
         self.wake = asyncio.Event()  # a table was let go elsewhere: look for orphans now
         self.maintainer: asyncio.Task[None] | None = None
         self.renewed_at = -math.inf  # when this process last renewed its leases (monotonic)
@@ -271,7 +272,16 @@ class Tables:
                 log.exception("tables: could not renew leases or take tables over")
 
     async def maintain_once(self) -> None:
-        """Renew, drop what was lost, say this process is alive, take over orphaned rooms in play."""
+        """Renew, drop what was lost, say this process is alive, take over orphaned rooms in play.
+        One at a time: callers that find it running wait for it (two renewals of the same rows at
+        once would only deadlock each other in the database)."""
+        if self.maintaining.locked():
+            async with self.maintaining:
+                return
+        async with self.maintaining:
+            await self._maintain_once()
+
+    async def _maintain_once(self) -> None:
         assert self.cluster is not None and self.leases is not None
         asked = time.monotonic()
         holding = dict(self.fences)  # tables taken while renewing are not judged by this renewal
@@ -294,3 +304,5 @@ class Tables:
         for room_id in orphans:
             if room_id not in self.tables:
                 await self._take(room_id)
+        if len(orphans) == TAKEOVER_BATCH:
+            self.wake.set()  # more are waiting: the next pass at once
