@@ -37,7 +37,6 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from hupai.game.model import SEATS, next_seat
 from hupai.tiles import format_tiles
 
 __all__ = [
@@ -58,6 +57,7 @@ __all__ = [
 ]
 
 ALGORITHM = "hupai-fair/1"
+SEATS = 4  # (not imported from the game model, which carries a FairDeal: no import cycle)
 SECRET_HEX = 64  # 32 bytes
 CONTRIBUTION_MAX = 64  # hex digits: up to 32 bytes from each seat
 _HEX = re.compile(r"[0-9a-f]*")
@@ -152,7 +152,7 @@ def dealing_order(dealer: int, deal: Sequence[Sequence[int]], wall: Sequence[int
     """Step 5 backwards: the tiles in the order they were dealt (dealer first), then the wall."""
     order: list[int] = []
     for offset in range(SEATS):
-        order.extend(deal[next_seat(dealer, offset)])
+        order.extend(deal[(dealer + offset) % SEATS])
     order.extend(wall)
     return order
 

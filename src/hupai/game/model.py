@@ -11,12 +11,12 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING
 
+from hupai.game.fairness import FairDeal
 from hupai.tiles import NUM_KINDS
 
 if TYPE_CHECKING:
     from hupai.game.actions import Action
     from hupai.game.events import Event
-    from hupai.game.fairness import FairDeal
     from hupai.rules.base import RuleSet, ScoreSheet, Transfer
 
 SEATS = 4
