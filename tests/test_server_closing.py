@@ -29,6 +29,13 @@ def fail(*_args: Any, **_kwargs: Any) -> Any:
     raise RuntimeError("injected failure")
 
 
+async def fail_later(*_args: Any, **_kwargs: Any) -> Any:
+    """A coroutine's failure comes when it is awaited, not when it is called: patching an async
+    method with :func:`fail` would raise where no real call ever does (and kill the table's task
+    when it loads a room that has just started)."""
+    raise RuntimeError("injected failure")
+
+
 def until_closed(socket: WebSocketTestSession, *, play: bool = False) -> Message:
     """Read (answering prompts when ``play``) until a `room` message says the room is closed."""
     rng = random.Random(1)
@@ -62,7 +69,7 @@ def test_a_table_that_cannot_be_rebuilt_closes_its_room(
 ) -> None:
     host = guest(client, "房主")
     number = new_room(client, host)
-    monkeypatch.setattr(Table, "resume", fail)
+    monkeypatch.setattr(Table, "resume", fail_later)
     with connect(client, number, host) as socket:
         assert client.post(f"/api/rooms/{number}/start", json={}, headers=host).status_code == 200
         message = until_closed(socket)
