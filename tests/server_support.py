@@ -24,6 +24,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
+from sqlalchemy.exc import OperationalError, ProgrammingError
 from starlette.testclient import WebSocketTestSession
 
 from hupai.server.app import create_app
@@ -57,9 +58,20 @@ def database(kind: str, tmp_path: Path) -> Iterator[str]:
     try:
         yield f"{head}/{name}"
     finally:
-        with admin.connect() as connection:
-            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        _drop(admin, name)
         admin.dispose()
+
+
+def _drop(admin: Any, name: str) -> None:
+    """Drop a test database. PostgreSQL's autovacuum may be working in it, and a non-superuser may
+    not end that: try again a few times, then leave it (a spare empty database harms no test)."""
+    for _ in range(20):
+        try:
+            with admin.connect() as connection:
+                connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+            return
+        except (ProgrammingError, OperationalError):
+            time.sleep(0.25)
 
 
 def fast_settings(url: str, **overrides: Any) -> Settings:
