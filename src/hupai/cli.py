@@ -23,7 +23,7 @@ from hupai.rules import RuleError, load_ruleset
 from hupai.tiles import NUM_KINDS, NotationError, format_tiles, parse_counts, parse_tiles, tile_name
 
 if TYPE_CHECKING:
-    from hupai.sim import BotStats
+    from hupai.sim import BotStats, SimResult
 
 app = typer.Typer(
     add_completion=False,
@@ -360,14 +360,23 @@ def simulate(
     check: Annotated[bool, typer.Option(help="Check the engine's invariants after every step.")] = True,
     records: Annotated[Path | None, typer.Option(help="Write each match's record into this folder.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
+    duplicate: Annotated[
+        str | None,
+        typer.Option(
+            help="Duplicate deals: play every deal once per rotation of the bots round the table "
+            "(--duplicate) or once per order of them (--duplicate all); intervals over deals."
+        ),
+    ] = None,
 ) -> None:
     """Self-play: bots play HANDS hands and the results are counted per bot."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     from hupai.bots import BotError, make_bot
-    from hupai.sim import InvariantError, SimConfig
+    from hupai.sim import DUPLICATE, InvariantError, SimConfig, seatings
     from hupai.sim import simulate as run_simulation
 
+    if duplicate is not None and duplicate not in DUPLICATE:
+        _fail(f"--duplicate is {' or '.join(DUPLICATE)}, not {duplicate!r}")
     specs = tuple(spec.strip() for spec in bots.split(",") if spec.strip())
     if len(specs) == 1:
         specs = specs * 4
@@ -390,7 +399,9 @@ def simulate(
         rotate=rotate,
         check=check,
         records=str(records) if records else None,
+        duplicate=duplicate,
     )
+    total = config.deals * len(seatings(duplicate)) if duplicate else hands
     columns = (
         TextColumn("[bold]{task.description}"),
         BarColumn(),
@@ -399,35 +410,30 @@ def simulate(
     )
     try:
         with Progress(*columns, console=errors, transient=True, disable=as_json) as bar:
-            task = bar.add_task(f"{card.zh} self-play", total=hands)
+            task = bar.add_task(f"{card.zh} self-play", total=total)
             result = run_simulation(config, progress=lambda done: bar.advance(task, done), jobs=jobs)
     except InvariantError as error:
         _fail(f"invariant broken: {error}")
     if as_json:
         print(
             json.dumps(
-                {"ruleset": card.preset, "seed": seed, "bots": list(specs), **result.as_dict()},
+                {
+                    "ruleset": card.preset,
+                    "seed": seed,
+                    "bots": list(specs),
+                    "duplicate": duplicate,
+                    **result.as_dict(),
+                },
                 ensure_ascii=False,
                 indent=2,
             )
         )
         return
-    table = Table(title=f"{card.zh} {card.en}: {result.hands} hands, seed {seed}", title_justify="left")
-    table.add_column("bot 玩家")
-    for column in ("hands", "胡 win", "自摸", "放炮", "score/hand ±95%"):
-        table.add_column(column, justify="right", no_wrap=True)
-    for label, stats in result.bots.items():
-        bot = make_bot(label) if not label.startswith("cmd:") else None
-        name = f"{bot.zh} {bot.en}" if bot is not None else label.removeprefix("cmd:")
-        table.add_row(
-            name,
-            str(stats.hands),
-            f"{stats.rate(stats.wins):.1%}",
-            f"{stats.rate(stats.self_drawn):.1%}",
-            f"{stats.rate(stats.deal_ins):.1%}",
-            f"{stats.mean:+.2f} ± {stats.interval:.2f}",
+    console.print(
+        _results_table(
+            result, title=f"{card.zh} {card.en}: {result.hands} hands", seed=seed, duplicate=duplicate
         )
-    console.print(table)
+    )
     console.print(_outcome_table(result.bots))
     console.print(f"荒庄 draws: {result.draws} ({result.draws / result.hands:.1%})")
     for label, stats in result.bots.items():
@@ -441,6 +447,35 @@ def simulate(
     for key, count in result.items.most_common():
         items.add_row(names.get(key, key), f"{count} ({count / wins:.0%})")
     console.print(items)
+
+
+def _results_table(result: SimResult, *, title: str, seed: int, duplicate: str | None) -> Table:
+    """Per bot: hands, win, self-draw and deal-in rates, the score per hand with its 95% interval
+    (and, on duplicate deals, the interval over deals)."""
+    from hupai.bots import make_bot
+    from hupai.sim import seatings
+
+    how = f" ({result.deals} duplicate deals × {len(seatings(duplicate))})" if duplicate else ""
+    table = Table(title=f"{title}{how}, seed {seed}", title_justify="left")
+    table.add_column("bot 玩家")
+    columns_named = ["hands", "胡 win", "自摸", "放炮", "score/hand ±95%"]
+    if duplicate:
+        columns_named.append("±95% over deals")
+    for column in columns_named:
+        table.add_column(column, justify="right", no_wrap=True)
+    for label, stats in result.bots.items():
+        bot = make_bot(label) if not label.startswith("cmd:") else None
+        name = f"{bot.zh} {bot.en}" if bot is not None else label.removeprefix("cmd:")
+        table.add_row(
+            name,
+            str(stats.hands),
+            f"{stats.rate(stats.wins):.1%}",
+            f"{stats.rate(stats.self_drawn):.1%}",
+            f"{stats.rate(stats.deal_ins):.1%}",
+            f"{stats.mean:+.2f} ± {stats.interval:.2f}",
+            *([f"± {stats.paired_interval:.2f}"] if duplicate else []),
+        )
+    return table
 
 
 def _outcome_table(bots: dict[str, BotStats]) -> Table:
@@ -537,6 +572,18 @@ def _root(
         raise typer.Exit()
 
 
+def with_flag_values(args: Sequence[str]) -> list[str]:
+    """``--duplicate`` alone means ``--duplicate rotations`` (Typer options always take a value)."""
+    out: list[str] = []
+    for index, arg in enumerate(args):
+        out.append(arg)
+        if arg == "--duplicate" and (index + 1 == len(args) or args[index + 1].startswith("-")):
+            out.append("rotations")
+    return out
+
+
 def main() -> None:
     """Console entry point."""
-    app()
+    import sys
+
+    app(args=with_flag_values(sys.argv[1:]))
