@@ -22,6 +22,7 @@ from types import MappingProxyType
 from typing import ClassVar
 
 from hupai.bots.base import counts_of, natural_counts, unseen_from
+from hupai.bots.reading import WaitReader, load_reader
 from hupai.bots.simple import EfficiencyBot, after_discard, first_of
 from hupai.game.actions import Action, Chow, DeclareReady, Discard, Kong, Pass, Pong, Win
 from hupai.game.view import PublicSeat, SeatView
@@ -100,6 +101,10 @@ class StrongBot:
     # Nanning: an open hand still wins, and speed pays more than 门清's premium.
     pong_policy: ClassVar[Mapping[str, str]] = MappingProxyType({"nanjing": "rules", "nanning": "speed"})
     seal = True  # Nanning: take a third pung from the same player, which seals it (封胡)
+    # Read opponents' waits with the trained model (hupai.bots.reading) where one is shipped; the
+    # hand-made estimate below is the fallback (and the reference it was measured against).
+    read_waits = True
+    danger_scale: ClassVar[Mapping[str, float]] = MappingProxyType({})
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
@@ -142,6 +147,10 @@ class StrongBot:
         worth five (大斜) against one or three once open (屁胡/小斜), so a claim is made only by a hand
         that is open already or still far from ready."""
         choice = self.wild.choose(view, legal)
+        if isinstance(choice, Discard):
+            reader = self._reader(view)
+            if reader is not None:
+                return self._enshi_discard(view, legal, reader)
         if isinstance(choice, Pong | Chow | Kong) and view.open_tile is not None:
             me = self._me(view)
             counts, jokers = natural_counts(view)
@@ -150,6 +159,34 @@ class StrongBot:
                 if passing is not None:
                     return passing
         return choice
+
+    def _enshi_discard(self, view: SeatView, legal: Sequence[Action], reader: WaitReader) -> Discard:
+        """Enshi discards: tiles to go and tiles that help with the 赖子 as jokers, against the read
+        danger of each tile, both in points (as in the other rule sets)."""
+        counts, jokers = natural_counts(view)
+        unseen = unseen_from(view)
+        now = shanten(counts, jokers=jokers)
+        unit = self._unit_points(view, reader, now, jokers)
+        reading = reader.read(view)
+        scored: list[tuple[float, int, Discard]] = []
+        for action in legal:
+            if not isinstance(action, Discard):
+                continue
+            if action.tile == view.laizi or counts[action.tile] == 0:
+                scored.append((-1e9, -action.tile, action))  # never let a wildcard go while others remain
+                continue
+            counts[action.tile] -= 1
+            after = shanten(counts, jokers=jokers)
+            accepted = (
+                sum(copies for _, copies in accepting_tiles(counts, unseen=unseen, jokers=jokers))
+                if after >= 0
+                else 0
+            )
+            counts[action.tile] += 1
+            offence = -self.shanten_weight * after + self.accept_weight * accepted
+            cost = self._read_danger(view, action.tile, unseen, reading, reader)
+            scored.append((offence * unit - cost, -action.tile, action))
+        return max(scored)[2]
 
     # --- what the rules make of a hand ---------------------------------------------------------
 
@@ -288,6 +325,10 @@ class StrongBot:
         scored: list[tuple[float, int, Discard]] = []
         open_dead = self._me(view).melds and self._open_is_dead(view, counts)
         model = WAIT_MODELS.get(view.ruleset)
+        reader = self._reader(view)
+        if reader is not None:
+            reading = reader.read(view)
+            unit = self._unit_points(view, reader, now)
         for action in discards:
             counts[action.tile] -= 1
             after = shanten(counts)
@@ -298,10 +339,47 @@ class StrongBot:
             offence = -self.shanten_weight * after + self.accept_weight * accepted + bonus
             if open_dead:
                 offence *= 0.3  # a hand that cannot win is worth little: play safe
+            if reader is not None:
+                cost = self._read_danger(view, action.tile, unseen, reading, reader)
+                scored.append((offence * unit - cost, -action.tile, action))
+                continue
             danger = self._danger(view, action.tile, unseen)
             weight = self._defence_weight(view, now)
             scored.append((offence - weight * danger, -action.tile, action))
         return max(scored)[2]
+
+    # --- danger read by the model: push or fold, in points ------------------------------------------
+
+    def _reader(self, view: SeatView) -> WaitReader | None:
+        return load_reader(view.ruleset) if self.read_waits else None
+
+    def _unit_points(self, view: SeatView, reader: WaitReader, now: int, jokers: int = 0) -> float:
+        """What one unit of offence is worth in points now: a step nearer ready (``shanten_weight``
+        units) is worth what it adds to the chance of winning the hand, times a win's average gain.
+        Late in the wall and far from ready this is little, so danger decides (fold); early or near
+        ready, speed does (push)."""
+        melds = len(self._me(view).melds)
+        here = max(now, 0)
+        gain = reader.win_chance(here, view.live_tiles, melds, jokers) - reader.win_chance(
+            here + 1, view.live_tiles, melds, jokers
+        )
+        return max(gain, 0.002) * reader.win_gain / self.shanten_weight
+
+    def _read_danger(
+        self,
+        view: SeatView,
+        tile: int,
+        unseen: Sequence[int],
+        reading: Mapping[int, Sequence[float]],
+        reader: WaitReader,
+    ) -> float:
+        """The expected points lost by letting ``tile`` go: per opponent, the chance it wins on it now
+        (the model) times a deal-in's average cost, raised by what feeding that opponent adds
+        (快照/三清/封胡) and by a Nanning 大炮."""
+        total = 0.0
+        for other, chances in reading.items():
+            total += chances[tile] * (1.0 + self._liability(view, other, tile, unseen))
+        return total * reader.deal_in_cost * self._cannon(view) * self.danger_scale.get(view.ruleset, 1.0)
 
     def _acceptance(
         self, counts: list[int], after: int, unseen: Sequence[int], model: WaitModel | None = None
