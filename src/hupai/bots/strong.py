@@ -114,7 +114,7 @@ class StrongBot:
     # (README): at the full cost the bot folds too often — it deals in less but wins less, and a
     # deal-in avoided mostly comes back as another player's self-draw, which costs about as much.
     danger_scale: ClassVar[Mapping[str, float]] = MappingProxyType(
-        {"nanjing": 0.3, "nanning": 0.2, "enshi": 0.2}
+        {"nanjing": 0.15, "nanning": 0.2, "enshi": 0.2}
     )
 
     def __init__(self, seed: int = 0) -> None:
