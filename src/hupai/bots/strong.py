@@ -337,9 +337,9 @@ class StrongBot:
         open_dead = self._me(view).melds and self._open_is_dead(view, counts)
         model = WAIT_MODELS.get(view.ruleset)
         reader = self._reader(view)
-        if reader is not None:
-            reading = reader.read(view)
-            unit = self._unit_points(view, reader, now)
+        reading = reader.read(view) if reader is not None else {}
+        unit = self._unit_points(view, reader, now) if reader is not None else 0.0
+        weight = self._defence_weight(view, now)
         for action in discards:
             counts[action.tile] -= 1
             after = shanten(counts)
@@ -350,13 +350,11 @@ class StrongBot:
             offence = -self.shanten_weight * after + self.accept_weight * accepted + bonus
             if open_dead:
                 offence *= 0.3  # a hand that cannot win is worth little: play safe
-            if reader is not None:
-                cost = self._read_danger(view, action.tile, unseen, reading, reader)
-                scored.append((offence * unit - cost, -action.tile, action))
-                continue
-            danger = self._danger(view, action.tile, unseen)
-            weight = self._defence_weight(view, now)
-            scored.append((offence - weight * danger, -action.tile, action))
+            if reader is not None:  # both sides in points
+                score = offence * unit - self._read_danger(view, action.tile, unseen, reading, reader)
+            else:
+                score = offence - weight * self._danger(view, action.tile, unseen)
+            scored.append((score, -action.tile, action))
         return max(scored)[2]
 
     # --- danger read by the model: push or fold, in points ------------------------------------------
