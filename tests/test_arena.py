@@ -45,7 +45,8 @@ def test_arena_command_prints_the_table_and_json() -> None:
     args = ["arena", "--bots", "random,efficiency", "--hands", "4", "--ruleset", "nanjing", "--seed", "3"]
     shown = runner.invoke(app, args)
     assert shown.exit_code == 0, shown.output
-    assert "vs random" in shown.output
+    assert "1 efficiency" in shown.output
+    assert "vs 2" in shown.output
     assert "overall" in shown.output
     data = json.loads(runner.invoke(app, [*args, "--json"]).stdout)
     assert data["pairs"][0]["bots"] == ["random", "efficiency"]

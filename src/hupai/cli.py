@@ -577,17 +577,25 @@ def arena(
         caption_justify="left",
     )
     table.add_column("bot 玩家", no_wrap=True)
-    for bot in order:
-        table.add_column(f"vs {bot.removeprefix('cmd:')}", justify="right", no_wrap=True)
+    for number in range(1, len(order) + 1):
+        table.add_column(f"vs {number}", justify="right", no_wrap=True)
     table.add_column("overall", justify="right", no_wrap=True)
-    for bot in order:
+    for number, bot in enumerate(order, 1):
         cells = []
         for other in order:
             stats = ladder.against(bot, other)
             cells.append("—" if stats is None else f"{stats.mean:+.2f} ± {stats.paired_interval:.2f}")
         mean, spread = ladder.overall(bot)
-        table.add_row(bot.removeprefix("cmd:"), *cells, f"[bold]{mean:+.2f} ± {spread:.2f}[/]")
+        table.add_row(f"{number} {_short_bot(bot)}", *cells, f"[bold]{mean:+.2f} ± {spread:.2f}[/]")
     console.print(table)
+
+
+def _short_bot(spec: str) -> str:
+    """A bot's name for a narrow table: an external bot by its program's file name."""
+    if not spec.startswith("cmd:"):
+        return spec
+    words = spec.removeprefix("cmd:").split()
+    return Path(words[-1]).name if words else spec
 
 
 def _progress_columns() -> tuple[ProgressColumn, ...]:
