@@ -584,9 +584,9 @@ def arena(
         cells = []
         for other in order:
             stats = ladder.against(bot, other)
-            cells.append("—" if stats is None else f"{stats.mean:+.2f} ± {stats.paired_interval:.2f}")
+            cells.append("—" if stats is None else f"{stats.mean:+.2f}±{stats.paired_interval:.2f}")
         mean, spread = ladder.overall(bot)
-        table.add_row(f"{number} {_short_bot(bot)}", *cells, f"[bold]{mean:+.2f} ± {spread:.2f}[/]")
+        table.add_row(f"{number} {_short_bot(bot)}", *cells, f"[bold]{mean:+.2f}±{spread:.2f}[/]")
     console.print(table)
 
 
