@@ -110,6 +110,9 @@ def check_views(state: HandState, *, start: int, serialise: bool) -> None:
         assert seen.hand == own
         if state.phase is not Phase.ENDED:
             assert seen.hands is None
+        # Every discard is marked: drawn and let go (摸切) or not, and its place in the hand's order.
+        assert all(len(p.from_draw) == len(p.order) == len(p.discards) for p in seen.seats)
+        assert sorted(n for p in seen.seats for n in p.order) == list(range(state.discards_made))
         if serialise:
             data = seen.as_dict()
             assert "wall" not in data
@@ -122,6 +125,8 @@ def check_views(state: HandState, *, start: int, serialise: bool) -> None:
                 "ready",
                 "laid",
                 "multiplier",
+                "from_draw",
+                "order",
             }
             assert SeatView.from_dict(data) == seen  # what a network client rebuilds is the view
         for event in events_for(state, seat, start=start):

@@ -891,9 +891,11 @@ def _seats(spec: WinSpec, counts: Sequence[int], others: Mapping[int, Sequence[M
     if how in (WinHow.DISCARD, WinHow.CLAIM):
         assert spec.from_seat is not None
         outs.append((spec.from_seat, tile))
-    for owner, out in outs:
+    for index, (owner, out) in enumerate(outs):
         seats[owner].discards.append(out)
         seats[owner].discard_claimed.append(False)
+        seats[owner].discard_from_draw.append(False)
+        seats[owner].discard_order.append(index)
         seats[owner].discarded_kinds[out] += 1
     if spec.first_turn:
         # Everyone before the winner (or the dealer, for 人胡) has played once.

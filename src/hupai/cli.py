@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import random
 from collections.abc import Sequence
 from importlib.resources import files
@@ -12,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 import typer
 from rich.console import Console
 from rich.markup import escape
+from rich.progress import Progress, ProgressColumn
 from rich.table import Table
 
 from hupai import __version__
@@ -32,7 +34,9 @@ from hupai.rules import RuleError, load_ruleset
 from hupai.tiles import NUM_KINDS, NotationError, format_tiles, parse_counts, parse_tiles, tile_name
 
 if TYPE_CHECKING:
-    from hupai.sim import BotStats
+    from collections.abc import Callable
+
+    from hupai.sim import BotStats, SimConfig, SimResult
 
 app = typer.Typer(
     add_completion=False,
@@ -434,14 +438,27 @@ def simulate(
     check: Annotated[bool, typer.Option(help="Check the engine's invariants after every step.")] = True,
     records: Annotated[Path | None, typer.Option(help="Write each match's record into this folder.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
+    duplicate: Annotated[
+        str | None,
+        typer.Option(
+            help="Duplicate deals: play every deal once per rotation of the bots round the table "
+            "(--duplicate) or once per order of them (--duplicate all); intervals over deals."
+        ),
+    ] = None,
+    ray: Annotated[
+        str | None,
+        typer.Option(
+            help="Play on a Ray cluster (extra hupai[cluster]): auto, an address, or local; "
+            "the same result as --jobs."
+        ),
+    ] = None,
 ) -> None:
     """Self-play: bots play HANDS hands and the results are counted per bot."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
     from hupai.bots import BotError, make_bot
-    from hupai.sim import InvariantError, SimConfig
-    from hupai.sim import simulate as run_simulation
+    from hupai.sim import DUPLICATE, InvariantError, SimConfig, seatings
 
+    if duplicate is not None and duplicate not in DUPLICATE:
+        _fail(f"--duplicate is {' or '.join(DUPLICATE)}, not {duplicate!r}")
     specs = tuple(spec.strip() for spec in bots.split(",") if spec.strip())
     if len(specs) == 1:
         specs = specs * 4
@@ -464,44 +481,37 @@ def simulate(
         rotate=rotate,
         check=check,
         records=str(records) if records else None,
+        duplicate=duplicate,
     )
-    columns = (
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-    )
+    total = config.deals * len(seatings(duplicate)) if duplicate else hands
     try:
-        with Progress(*columns, console=errors, transient=True, disable=as_json) as bar:
-            task = bar.add_task(f"{card.zh} self-play", total=hands)
-            result = run_simulation(config, progress=lambda done: bar.advance(task, done), jobs=jobs)
+        with Progress(*_progress_columns(), console=errors, transient=True, disable=as_json) as bar:
+            task = bar.add_task(f"{card.zh} self-play", total=total)
+            result = _run_simulation(
+                config, jobs=jobs, ray=ray, progress=lambda done: bar.advance(task, done)
+            )
     except InvariantError as error:
         _fail(f"invariant broken: {error}")
     if as_json:
         print(
             json.dumps(
-                {"ruleset": card.preset, "seed": seed, "bots": list(specs), **result.as_dict()},
+                {
+                    "ruleset": card.preset,
+                    "seed": seed,
+                    "bots": list(specs),
+                    "duplicate": duplicate,
+                    **result.as_dict(),
+                },
                 ensure_ascii=False,
                 indent=2,
             )
         )
         return
-    table = Table(title=f"{card.zh} {card.en}: {result.hands} hands, seed {seed}", title_justify="left")
-    table.add_column("bot 玩家")
-    for column in ("hands", "胡 win", "自摸", "放炮", "score/hand ±95%"):
-        table.add_column(column, justify="right", no_wrap=True)
-    for label, stats in result.bots.items():
-        bot = make_bot(label) if not label.startswith("cmd:") else None
-        name = f"{bot.zh} {bot.en}" if bot is not None else label.removeprefix("cmd:")
-        table.add_row(
-            name,
-            str(stats.hands),
-            f"{stats.rate(stats.wins):.1%}",
-            f"{stats.rate(stats.self_drawn):.1%}",
-            f"{stats.rate(stats.deal_ins):.1%}",
-            f"{stats.mean:+.2f} ± {stats.interval:.2f}",
+    console.print(
+        _results_table(
+            result, title=f"{card.zh} {card.en}: {result.hands} hands", seed=seed, duplicate=duplicate
         )
-    console.print(table)
+    )
     console.print(_outcome_table(result.bots))
     console.print(f"荒庄 draws: {result.draws} ({result.draws / result.hands:.1%})")
     for label, stats in result.bots.items():
@@ -515,6 +525,51 @@ def simulate(
     for key, count in result.items.most_common():
         items.add_row(names.get(key, key), f"{count} ({count / wins:.0%})")
     console.print(items)
+
+
+def _run_simulation(
+    config: SimConfig, *, jobs: int, ray: str | None, progress: Callable[[int], None]
+) -> SimResult:
+    """On this machine's processes (``jobs``) or on a Ray cluster (``ray``: its address)."""
+    from hupai.sim import simulate as run_simulation
+
+    if ray is None:
+        return run_simulation(config, progress=progress, jobs=jobs)
+    from hupai.cluster import ClusterError, simulate_on_ray
+
+    try:
+        return simulate_on_ray(config, ray, progress=progress)
+    except ClusterError as error:
+        _fail(str(error))
+
+
+def _results_table(result: SimResult, *, title: str, seed: int, duplicate: str | None) -> Table:
+    """Per bot: hands, win, self-draw and deal-in rates, the score per hand with its 95% interval
+    (and, on duplicate deals, the interval over deals)."""
+    from hupai.bots import make_bot
+    from hupai.sim import seatings
+
+    how = f" ({result.deals} duplicate deals × {len(seatings(duplicate))})" if duplicate else ""
+    table = Table(title=f"{title}{how}, seed {seed}", title_justify="left")
+    table.add_column("bot 玩家")
+    columns_named = ["hands", "胡 win", "自摸", "放炮", "score/hand ±95%"]
+    if duplicate:
+        columns_named.append("±95% over deals")
+    for column in columns_named:
+        table.add_column(column, justify="right", no_wrap=True)
+    for label, stats in result.bots.items():
+        bot = make_bot(label) if not label.startswith("cmd:") else None
+        name = f"{bot.zh} {bot.en}" if bot is not None else label.removeprefix("cmd:")
+        table.add_row(
+            name,
+            str(stats.hands),
+            f"{stats.rate(stats.wins):.1%}",
+            f"{stats.rate(stats.self_drawn):.1%}",
+            f"{stats.rate(stats.deal_ins):.1%}",
+            f"{stats.mean:+.2f} ± {stats.interval:.2f}",
+            *([f"± {stats.paired_interval:.2f}"] if duplicate else []),
+        )
+    return table
 
 
 def _outcome_table(bots: dict[str, BotStats]) -> Table:
@@ -536,6 +591,96 @@ def _outcome_table(bots: dict[str, BotStats]) -> Table:
         cells = [f"{entry['per_hand']:+.2f}\n{entry['rate']:.1%}" for entry in stats.by_outcome().values()]
         table.add_row(label.removeprefix("cmd:"), *cells)
     return table
+
+
+@app.command()
+def arena(
+    bots: Annotated[
+        str,
+        typer.Option(help="Two or more bots, comma-separated: random, efficiency, strong, cmd:<program>."),
+    ] = "random,efficiency,strong",
+    ruleset: Annotated[str, typer.Option(help="Rule set or preset, e.g. nanjing, nanning-004.")] = "nanjing",
+    hands: Annotated[int, typer.Option(min=4, help="Hands per pairing (whole deals of four).")] = 400,
+    seed: Annotated[int, typer.Option(help="The same seed plays the same deals.")] = 0,
+    jobs: Annotated[int, typer.Option(min=1, help="Processes to spread each pairing over.")] = 1,
+    option: Annotated[
+        list[str] | None, typer.Option(help="name=value, repeatable: change an option.")
+    ] = None,
+    ray: Annotated[str | None, typer.Option(help="Play on a Ray cluster (hupai[cluster]).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
+) -> None:
+    """A ladder: every pairing of the bots plays the same duplicate deals (two seats each, A A B B in
+    the four rotations); each cell is the row bot's score per hand against the column bot."""
+    from hupai.arena import ArenaConfig, pairings
+    from hupai.arena import arena as play_arena
+    from hupai.bots import BotError, make_bot
+
+    specs = tuple(dict.fromkeys(spec.strip() for spec in bots.split(",") if spec.strip()))
+    if len(specs) < 2:
+        _fail("--bots names two or more different bots")
+    try:
+        card = load_ruleset(ruleset, _parse_options(option or []))
+        for spec in specs:
+            if not spec.startswith("cmd:"):
+                make_bot(spec)
+    except (RuleError, BotError) as error:
+        _fail(str(error))
+    config = ArenaConfig(
+        ruleset=card.preset, options=dict(card.options_dict()), bots=specs, hands=hands, seed=seed
+    )
+    with Progress(*_progress_columns(), console=errors, transient=True, disable=as_json) as bar:
+        per_pair = math.ceil(hands / 4) * 4
+        task = bar.add_task(f"{card.zh} arena", total=per_pair * pairings(specs))
+        ladder = play_arena(
+            config,
+            run=lambda sim: _run_simulation(sim, jobs=jobs, ray=ray, progress=lambda n: bar.advance(task, n)),
+        )
+    if as_json:
+        print(
+            json.dumps(
+                {"ruleset": card.preset, "seed": seed, **ladder.as_dict()}, ensure_ascii=False, indent=2
+            )
+        )
+        return
+    order = ladder.ranking()
+    played = ladder.pairs[0].result.hands
+    table = Table(
+        title=f"{card.zh} {card.en} arena: {played} duplicate hands a pairing, seed {seed}",
+        title_justify="left",
+        caption="row bot's score per hand against the column bot, ± 95% over deals",
+        caption_justify="left",
+    )
+    table.add_column("bot 玩家", no_wrap=True)
+    for number in range(1, len(order) + 1):
+        table.add_column(f"vs {number}", justify="right", no_wrap=True)
+    table.add_column("overall", justify="right", no_wrap=True)
+    for number, bot in enumerate(order, 1):
+        cells = []
+        for other in order:
+            stats = ladder.against(bot, other)
+            cells.append("—" if stats is None else f"{stats.mean:+.2f}±{stats.paired_interval:.2f}")
+        mean, spread = ladder.overall(bot)
+        table.add_row(f"{number} {_short_bot(bot)}", *cells, f"[bold]{mean:+.2f}±{spread:.2f}[/]")
+    console.print(table)
+
+
+def _short_bot(spec: str) -> str:
+    """A bot's name for a narrow table: an external bot by its program's file name."""
+    if not spec.startswith("cmd:"):
+        return spec
+    words = spec.removeprefix("cmd:").split()
+    return Path(words[-1]).name if words else spec
+
+
+def _progress_columns() -> tuple[ProgressColumn, ...]:
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
+
+    return (
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+    )
 
 
 @app.command()
@@ -625,6 +770,18 @@ def _root(
         raise typer.Exit()
 
 
+def with_flag_values(args: Sequence[str]) -> list[str]:
+    """``--duplicate`` alone means ``--duplicate rotations`` (Typer options always take a value)."""
+    out: list[str] = []
+    for index, arg in enumerate(args):
+        out.append(arg)
+        if arg == "--duplicate" and (index + 1 == len(args) or args[index + 1].startswith("-")):
+            out.append("rotations")
+    return out
+
+
 def main() -> None:
     """Console entry point."""
-    app()
+    import sys
+
+    app(args=with_flag_values(sys.argv[1:]))

@@ -1,5 +1,8 @@
 """Self-play: bots play matches on the engine, every step checked, and the results counted.
 
+On duplicate deals (``SimConfig(duplicate="rotations")``) every deal is played once per seating of
+the bots, so the luck of the tiles cancels, and each bot's interval is computed over deals.
+
 Pure Python (no third-party package); ``hupai simulate`` adds the progress bar, processes and tables.
 
 >>> result = simulate(SimConfig(ruleset="nanjing", bots=("random",) * 4, hands=8, seed=1))
@@ -10,6 +13,7 @@ Pure Python (no third-party package); ``hupai simulate`` adds the progress bar, 
 from __future__ import annotations
 
 import hashlib
+import itertools
 import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -18,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from hupai.bots import Bot, make_bot, trustee_action
-from hupai.game.engine import legal_actions, step
+from hupai.game.engine import legal_actions, shuffled_deal, step
 from hupai.game.match import Match
 from hupai.game.model import SEATS, HandState, Phase
 from hupai.game.record import record_from_match, write_record
@@ -26,14 +30,18 @@ from hupai.game.view import view
 from hupai.rules import load_ruleset
 
 __all__ = [
+    "DUPLICATE",
     "OUTCOMES",
     "BotStats",
     "InvariantError",
     "SimConfig",
     "SimResult",
     "play_hand",
+    "seatings",
     "simulate",
+    "simulate_deals",
     "simulate_matches",
+    "simulate_units",
 ]
 
 
@@ -52,10 +60,36 @@ class SimConfig:
     rotate: bool = True  # seat every bot in every seat in turn, so that seats do not bias the result
     check: bool = True  # check the invariants after every step
     records: str | None = None  # a folder to write each match's record into
+    # Duplicate deals: None (matches, as above), "rotations" (every deal once per rotation of the
+    # line-up round the table: 4 hands) or "all" (once per order of the four bots: 24 hands).
+    duplicate: str | None = None
 
     @property
     def matches(self) -> int:
         return math.ceil(self.hands / self.match_hands)
+
+    @property
+    def deals(self) -> int:
+        """Deals played in duplicate mode: ``hands`` rounded up to whole deals."""
+        return math.ceil(self.hands / len(seatings(self.duplicate or "rotations")))
+
+    @property
+    def units(self) -> int:
+        """The pieces of work (matches, or deals in duplicate mode) that can be played apart."""
+        return self.deals if self.duplicate else self.matches
+
+
+DUPLICATE = ("rotations", "all")
+
+
+def seatings(mode: str) -> list[tuple[int, ...]]:
+    """For each playing of a deal, which line-up entry sits in each seat: the four rotations, or
+    all 24 orders."""
+    if mode == "rotations":
+        return [tuple((seat + shift) % SEATS for seat in range(SEATS)) for shift in range(SEATS)]
+    if mode == "all":
+        return list(itertools.permutations(range(SEATS)))
+    raise ValueError(f"unknown duplicate mode {mode!r} (one of {', '.join(DUPLICATE)})")
 
 
 # What happened to a seat in a hand, for the breakdown of its points (every hand has exactly one).
@@ -77,14 +111,21 @@ class BotStats:
     total: int = 0
     squares: int = 0
     errors: int = 0  # illegal answers (an external bot): the seat was auto-played instead
+    # Duplicate deals: per deal, the sum of this bot's results over its seatings (``per_deal`` of
+    # them), summed and squared over the deals — integers, so the sums do not depend on the order.
+    deals: int = 0
+    per_deal: int = 0
+    deal_total: int = 0
+    deal_squares: int = 0
     # Hands and points by what happened to the seat (OUTCOMES): where a bot wins or loses its points.
     # A hand's whole result goes under its outcome, kong money included.
     outcome_hands: Counter[str] = field(default_factory=Counter)
     outcome_points: Counter[str] = field(default_factory=Counter)
 
     def add(self, other: BotStats) -> None:
-        for name in ("hands", "total", "squares", "errors"):
+        for name in ("hands", "total", "squares", "errors", "deals", "deal_total", "deal_squares"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.per_deal = self.per_deal or other.per_deal
         self.outcome_hands.update(other.outcome_hands)
         self.outcome_points.update(other.outcome_points)
 
@@ -123,6 +164,15 @@ class BotStats:
         variance = (self.squares - self.total * self.total / self.hands) / (self.hands - 1)
         return 1.96 * math.sqrt(max(variance, 0.0) / self.hands)
 
+    @property
+    def paired_interval(self) -> float:
+        """Duplicate deals: half the width of the 95% interval of the mean per hand, over deals (each
+        deal's mean over the bot's seatings is one observation, so the luck of the tiles cancels)."""
+        if self.deals < 2 or not self.per_deal:
+            return math.inf
+        variance = (self.deal_squares - self.deal_total * self.deal_total / self.deals) / (self.deals - 1)
+        return 1.96 * math.sqrt(max(variance, 0.0) / self.deals) / self.per_deal
+
     def rate(self, count: int) -> float:
         return count / self.hands if self.hands else 0.0
 
@@ -136,12 +186,14 @@ class BotStats:
             "ci95": self.interval,
             "errors": self.errors,
             "by_outcome": self.by_outcome(),
+            **({"deals": self.deals, "paired_ci95": self.paired_interval} if self.deals else {}),
         }
 
 
 @dataclass
 class SimResult:
     hands: int = 0
+    deals: int = 0  # duplicate mode: deals played (each by every seating)
     draws: int = 0
     steps: int = 0
     bots: dict[str, BotStats] = field(default_factory=dict)
@@ -149,6 +201,7 @@ class SimResult:
 
     def add(self, other: SimResult) -> None:
         self.hands += other.hands
+        self.deals += other.deals
         self.draws += other.draws
         self.steps += other.steps
         self.items.update(other.items)
@@ -158,6 +211,7 @@ class SimResult:
     def as_dict(self) -> dict[str, Any]:
         return {
             "hands": self.hands,
+            **({"deals": self.deals} if self.deals else {}),
             "draws": self.draws,
             "draw_rate": self.draws / self.hands if self.hands else 0.0,
             "bots": {name: stats.as_dict() for name, stats in self.bots.items()},
@@ -248,19 +302,25 @@ def simulate_matches(config: SimConfig, matches: Iterable[int]) -> SimResult:
             hand = match.finish_hand(state)
             _count(result, state=state, deltas=hand.deltas, labels=seat_labels, steps=steps, errors=errors)
         if config.records and states:
-            folder = Path(config.records)
-            folder.mkdir(parents=True, exist_ok=True)
-            import json
-
-            record = write_record(record_from_match(match, states))
-            (folder / f"match-{number:05d}.json").write_text(
-                json.dumps(record, ensure_ascii=False), encoding="utf-8"
-            )
-        for player in players:
-            close = getattr(player, "close", None)
-            if callable(close):
-                close()
+            _write_record(config.records, f"match-{number:05d}.json", match, states)
+        _close(players)
     return result
+
+
+def _write_record(folder: str, name: str, match: Match, states: Sequence[HandState]) -> None:
+    import json
+
+    path = Path(folder)
+    path.mkdir(parents=True, exist_ok=True)
+    record = write_record(record_from_match(match, states))
+    (path / name).write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
+
+
+def _close(players: Sequence[Bot]) -> None:
+    for player in players:
+        close = getattr(player, "close", None)
+        if callable(close):
+            close()
 
 
 def _count(
@@ -300,17 +360,65 @@ def _outcome(state: HandState, seat: int) -> str:
     return "other_self_drawn" if state.wins[0].context.discarder is None else "other_won"
 
 
-def simulate(config: SimConfig, *, progress: Callable[[int], None] | None = None, jobs: int = 1) -> SimResult:
-    """Play ``config.hands`` hands (in matches of ``config.match_hands``) and count the results.
+def simulate_deals(config: SimConfig, deals: Iterable[int]) -> SimResult:
+    """Duplicate mode: play the given deal numbers of ``config``, each once per seating.
 
-    ``progress`` is called with the number of hands finished after each match; ``jobs`` > 1 spreads
-    the matches over that many processes (the result does not depend on it).
+    A deal is one hand's tiles (deal and wall, from the seed and the deal's number) with its dealer
+    seat (the deal's number modulo four); each playing is a hand of its own (no 连庄 or 比下胡 carried
+    over), so every seating meets exactly the same tiles."""
+    ruleset = load_ruleset(config.ruleset, config.options)
+    labels = lineup(config)
+    orders = seatings(config.duplicate or "rotations")
+    result = SimResult(bots={label: BotStats() for label in labels})
+    appearances = Counter(labels)
+    for number in deals:
+        dealer = number % SEATS
+        deal, wall = shuffled_deal(ruleset, dealer, _seed(config.seed, "deal", number))
+        sums: Counter[str] = Counter()
+        for index, order in enumerate(orders):
+            seat_labels = [labels[order[seat]] for seat in range(SEATS)]
+            players = [
+                make_bot(label, _seed(config.seed, "deal", number, index, seat))
+                for seat, label in enumerate(seat_labels)
+            ]
+            match = Match(ruleset, seed=_seed(config.seed, "deal", number), seats=tuple(seat_labels))
+            match.dealer = dealer
+            state = match.start_hand(deal=[list(tiles) for tiles in deal], wall=list(wall))
+            steps, errors = play_hand(state, players, check=config.check)
+            hand = match.finish_hand(state)
+            _count(result, state=state, deltas=hand.deltas, labels=seat_labels, steps=steps, errors=errors)
+            for seat, label in enumerate(seat_labels):
+                sums[label] += hand.deltas[seat]
+            if config.records:
+                _write_record(config.records, f"deal-{number:05d}-{index:02d}.json", match, [state])
+            _close(players)
+        result.deals += 1
+        for label in appearances:
+            stats = result.bots[label]
+            stats.deals += 1
+            stats.per_deal = appearances[label] * len(orders)
+            stats.deal_total += sums[label]
+            stats.deal_squares += sums[label] * sums[label]
+    return result
+
+
+def simulate_units(config: SimConfig, numbers: Iterable[int]) -> SimResult:
+    """Play the given units of ``config``: deals in duplicate mode, else matches."""
+    return simulate_deals(config, numbers) if config.duplicate else simulate_matches(config, numbers)
+
+
+def simulate(config: SimConfig, *, progress: Callable[[int], None] | None = None, jobs: int = 1) -> SimResult:
+    """Play ``config.hands`` hands (in matches of ``config.match_hands``, or on duplicate deals) and
+    count the results.
+
+    ``progress`` is called with the number of hands finished after each match (deal); ``jobs`` > 1
+    spreads the matches (deals) over that many processes (the result does not depend on it).
     """
-    numbers = list(range(config.matches))
+    numbers = list(range(config.units))
     total = SimResult(bots={label: BotStats() for label in lineup(config)})
     if jobs <= 1:
         for number in numbers:
-            part = simulate_matches(config, [number])
+            part = simulate_units(config, [number])
             total.add(part)
             if progress is not None:
                 progress(part.hands)
@@ -318,13 +426,13 @@ def simulate(config: SimConfig, *, progress: Callable[[int], None] | None = None
     from concurrent.futures import ProcessPoolExecutor
 
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        for part in pool.map(_one_match, [(config, number) for number in numbers], chunksize=1):
+        for part in pool.map(_one_unit, [(config, number) for number in numbers], chunksize=1):
             total.add(part)
             if progress is not None:
                 progress(part.hands)
     return total
 
 
-def _one_match(job: tuple[SimConfig, int]) -> SimResult:
+def _one_unit(job: tuple[SimConfig, int]) -> SimResult:
     config, number = job
-    return simulate_matches(config, [number])
+    return simulate_units(config, [number])

@@ -11,6 +11,12 @@ would cost (Nanjing 快照/三清 and Nanning 封胡 make the feeder pay the who
 let go right after one's own kong, with four melds, or after the last draw — pays three units). It
 claims a pung or kong only when that keeps the hand alive and brings it closer, or is worth it by
 itself.
+
+Where a wait reader is shipped for the rule set (:mod:`hupai.bots.reading`, all three today), danger
+is read by it — per opponent and tile, the chance the tile wins for them now — and both sides are
+weighed in points: a deal-in's average cost against what a step nearer ready adds to the chance of
+winning the hand, times a win's average gain (push early and near ready, fold late and far). In Enshi
+this gives the bot its defence. Without a reader the hand-made estimate below is used.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ from types import MappingProxyType
 from typing import ClassVar
 
 from hupai.bots.base import counts_of, natural_counts, unseen_from
+from hupai.bots.reading import WaitReader, load_reader
 from hupai.bots.simple import EfficiencyBot, after_discard, first_of
 from hupai.game.actions import Action, Chow, DeclareReady, Discard, Kong, Pass, Pong, Win
 from hupai.game.view import PublicSeat, SeatView
@@ -100,6 +107,15 @@ class StrongBot:
     # Nanning: an open hand still wins, and speed pays more than 门清's premium.
     pong_policy: ClassVar[Mapping[str, str]] = MappingProxyType({"nanjing": "rules", "nanning": "speed"})
     seal = True  # Nanning: take a third pung from the same player, which seals it (封胡)
+    # Read opponents' waits with the trained model (hupai.bots.reading) where one is shipped; the
+    # hand-made estimate below is the fallback (and the reference it was measured against).
+    read_waits = True
+    # How much of a read deal-in's average cost counts, per rule set. Measured on duplicate deals
+    # (README): at the full cost the bot folds too often — it deals in less but wins less, and a
+    # deal-in avoided mostly comes back as another player's self-draw, which costs about as much.
+    danger_scale: ClassVar[Mapping[str, float]] = MappingProxyType(
+        {"nanjing": 0.15, "nanning": 0.2, "enshi": 0.2}
+    )
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
@@ -142,6 +158,10 @@ class StrongBot:
         worth five (大斜) against one or three once open (屁胡/小斜), so a claim is made only by a hand
         that is open already or still far from ready."""
         choice = self.wild.choose(view, legal)
+        if isinstance(choice, Discard):
+            reader = self._reader(view)
+            if reader is not None:
+                return self._enshi_discard(view, legal, reader)
         if isinstance(choice, Pong | Chow | Kong) and view.open_tile is not None:
             me = self._me(view)
             counts, jokers = natural_counts(view)
@@ -150,6 +170,34 @@ class StrongBot:
                 if passing is not None:
                     return passing
         return choice
+
+    def _enshi_discard(self, view: SeatView, legal: Sequence[Action], reader: WaitReader) -> Discard:
+        """Enshi discards: tiles to go and tiles that help with the 赖子 as jokers, against the read
+        danger of each tile, both in points (as in the other rule sets)."""
+        counts, jokers = natural_counts(view)
+        unseen = unseen_from(view)
+        now = shanten(counts, jokers=jokers)
+        unit = self._unit_points(view, reader, now, jokers)
+        reading = reader.read(view)
+        scored: list[tuple[float, int, Discard]] = []
+        for action in legal:
+            if not isinstance(action, Discard):
+                continue
+            if action.tile == view.laizi or counts[action.tile] == 0:
+                scored.append((-1e9, -action.tile, action))  # never let a wildcard go while others remain
+                continue
+            counts[action.tile] -= 1
+            after = shanten(counts, jokers=jokers)
+            accepted = (
+                sum(copies for _, copies in accepting_tiles(counts, unseen=unseen, jokers=jokers))
+                if after >= 0
+                else 0
+            )
+            counts[action.tile] += 1
+            offence = -self.shanten_weight * after + self.accept_weight * accepted
+            cost = self._read_danger(view, action.tile, unseen, reading, reader)
+            scored.append((offence * unit - cost, -action.tile, action))
+        return max(scored)[2]
 
     # --- what the rules make of a hand ---------------------------------------------------------
 
@@ -288,6 +336,10 @@ class StrongBot:
         scored: list[tuple[float, int, Discard]] = []
         open_dead = self._me(view).melds and self._open_is_dead(view, counts)
         model = WAIT_MODELS.get(view.ruleset)
+        reader = self._reader(view)
+        reading = reader.read(view) if reader is not None else {}
+        unit = self._unit_points(view, reader, now) if reader is not None else 0.0
+        weight = self._defence_weight(view, now)
         for action in discards:
             counts[action.tile] -= 1
             after = shanten(counts)
@@ -298,10 +350,45 @@ class StrongBot:
             offence = -self.shanten_weight * after + self.accept_weight * accepted + bonus
             if open_dead:
                 offence *= 0.3  # a hand that cannot win is worth little: play safe
-            danger = self._danger(view, action.tile, unseen)
-            weight = self._defence_weight(view, now)
-            scored.append((offence - weight * danger, -action.tile, action))
+            if reader is not None:  # both sides in points
+                score = offence * unit - self._read_danger(view, action.tile, unseen, reading, reader)
+            else:
+                score = offence - weight * self._danger(view, action.tile, unseen)
+            scored.append((score, -action.tile, action))
         return max(scored)[2]
+
+    # --- danger read by the model: push or fold, in points ------------------------------------------
+
+    def _reader(self, view: SeatView) -> WaitReader | None:
+        return load_reader(view.ruleset) if self.read_waits else None
+
+    def _unit_points(self, view: SeatView, reader: WaitReader, now: int, jokers: int = 0) -> float:
+        """What one unit of offence is worth in points now: a step nearer ready (``shanten_weight``
+        units) is worth what it adds to the chance of winning the hand, times a win's average gain.
+        Late in the wall and far from ready this is little, so danger decides (fold); early or near
+        ready, speed does (push)."""
+        melds = len(self._me(view).melds)
+        here = max(now, 0)
+        gain = reader.win_chance(here, view.live_tiles, melds, jokers) - reader.win_chance(
+            here + 1, view.live_tiles, melds, jokers
+        )
+        return max(gain, 0.002) * reader.win_gain / self.shanten_weight
+
+    def _read_danger(
+        self,
+        view: SeatView,
+        tile: int,
+        unseen: Sequence[int],
+        reading: Mapping[int, Sequence[float]],
+        reader: WaitReader,
+    ) -> float:
+        """The expected points lost by letting ``tile`` go: per opponent, the chance it wins on it now
+        (the model) times a deal-in's average cost, raised by what feeding that opponent adds
+        (快照/三清/封胡) and by a Nanning 大炮."""
+        total = 0.0
+        for other, chances in reading.items():
+            total += chances[tile] * (1.0 + self._liability(view, other, tile, unseen))
+        return total * reader.deal_in_cost * self._cannon(view) * self.danger_scale.get(view.ruleset, 1.0)
 
     def _acceptance(
         self, counts: list[int], after: int, unseen: Sequence[int], model: WaitModel | None = None

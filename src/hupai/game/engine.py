@@ -673,6 +673,8 @@ def _discard(state: HandState, seat: int, tile: int, events: list[Event]) -> Non
     player.counts[tile] -= 1
     player.discards.append(tile)
     player.discard_claimed.append(False)
+    player.discard_from_draw.append(player.drawn == tile)
+    player.discard_order.append(state.discards_made)
     player.discarded_kinds[tile] += 1
     player.turns += 1
     if state.ruleset.pass_win_until == "discard":

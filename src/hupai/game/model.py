@@ -93,6 +93,10 @@ class SeatState:
     melds: list[Meld] = field(default_factory=list)
     discards: list[int] = field(default_factory=list)
     discard_claimed: list[bool] = field(default_factory=list)
+    # Public marks of each discard: the kind just drawn let go (摸切, as against one from the hand),
+    # and its place among all the hand's discards (so the order across seats can be read).
+    discard_from_draw: list[bool] = field(default_factory=list)
+    discard_order: list[int] = field(default_factory=list)
     discarded_kinds: list[int] = field(default_factory=lambda: [0] * NUM_KINDS)
     ready: bool = False  # declared ready (报听): draw and discard only
     passed_win: bool = False  # passed a win: no win on a discard until this seat discards again

@@ -46,6 +46,8 @@ class PublicSeat:
     ready: bool
     laid: tuple[int, ...] = ()  # 痞子/赖子 laid face up (Enshi)
     multiplier: int = 1  # the seat's own multiplier (Enshi 倍数)
+    from_draw: tuple[bool, ...] = ()  # per discard: the kind just drawn was let go (摸切)
+    order: tuple[int, ...] = ()  # per discard: its place among all the hand's discards (0, 1, …)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +101,8 @@ class SeatView:
                     "ready": public.ready,
                     "laid": format_tiles(public.laid),
                     "multiplier": public.multiplier,
+                    "from_draw": list(public.from_draw),
+                    "order": list(public.order),
                 }
                 for public in self.seats
             ],
@@ -147,6 +151,8 @@ class SeatView:
                     ready=public["ready"],
                     laid=tuple(parse_tiles(public.get("laid", ""))),
                     multiplier=public.get("multiplier", 1),
+                    from_draw=tuple(public.get("from_draw", ())),
+                    order=tuple(public.get("order", ())),
                 )
                 for public in data["seats"]
             ),
@@ -192,6 +198,8 @@ def _public_seats(state: HandState, viewer: int | None, *, everything: bool) -> 
                 ready=player.ready,
                 laid=tuple(player.laid),
                 multiplier=state.ruleset.seat_multiplier(state, seat),
+                from_draw=tuple(player.discard_from_draw),
+                order=tuple(player.discard_order),
             )
         )
     return tuple(out)
