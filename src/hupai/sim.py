@@ -190,7 +190,7 @@ def play_hand(state: HandState, players: Sequence[Bot], *, check: bool = True) -
     while state.phase is not Phase.ENDED:
         seat = acting_seat(state)
         legal = legal_actions(state, seat)
-        seen = view(state, seat)
+        seen = view(state, seat, legal=legal)
         action = players[seat].choose(seen, legal)
         if action not in legal:
             errors[seat] += 1

@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
+from itertools import compress
 
 from hupai.game.actions import Action, Chow, DeclareReady, Discard, Kong, Lay, Pass, Pong, Win
 from hupai.game.events import (
@@ -280,33 +281,34 @@ def legal_actions(state: HandState, seat: int) -> list[Action]:
 def _turn_actions(state: HandState, seat: int) -> list[Action]:
     player = state.seats[seat]
     ruleset = state.ruleset
+    counts = player.counts
     wild = state.pizi is not None  # Enshi: 痞子 and 赖子 leave the hand only by laying
-    lays = [Lay(seat=seat, tile=kind) for kind in ruleset.layable(state, seat)] if wild else []
+    lays: list[Action] = [Lay(seat=seat, tile=kind) for kind in ruleset.layable(state, seat)] if wild else []
     if lays and ruleset.must_lay(state, seat):
-        return list(lays)
+        return lays
     actions: list[Action] = []
     if _may_win_on_turn(state) and _complete(state, seat) and _judge_self_drawn(state, seat).allowed:
         actions.append(Win(seat=seat))
+    discards = _DISCARDS[seat]
     if player.ready and player.drawn is not None:
-        actions.append(Discard(seat=seat, tile=player.drawn))
+        actions.append(discards[player.drawn])
+    elif wild:  # only the 痞子 and 赖子 kinds can be refused as discards
+        allowed = list(compress(discards, counts))
+        for kind in (state.pizi, state.laizi):
+            if kind is not None and counts[kind] and not ruleset.may_discard(state, seat, kind):
+                allowed.remove(discards[kind])
+        actions.extend(allowed)
     else:
-        counts = player.counts
-        discards = _DISCARDS[seat]
-        held = [kind for kind in range(NUM_KINDS) if counts[kind]]
-        if wild:  # only the 痞子 and 赖子 kinds can be refused as discards
-            special = (state.pizi, state.laizi)
-            held = [k for k in held if k not in special or not ruleset.discard_refusal(state, seat, k)]
-        actions.extend(discards[kind] for kind in held)
+        actions.extend(compress(discards, counts))  # one discard per kind held
     if state.live_tiles > 0:
-        kongs = [kind for kind in range(NUM_KINDS) if player.counts[kind] == 4]
-        kongs += [
-            meld.tile for meld in player.melds if meld.kind is MeldKind.PUNG and player.counts[meld.tile]
-        ]
-        if player.ready:
-            kongs = [kind for kind in kongs if ruleset.ready_kong_allowed(state, seat, kind)]
-        if wild:
-            kongs = [kind for kind in kongs if ruleset.may_kong(state, seat, kind)]
-        actions.extend(Kong(seat=seat, tile=kind) for kind in kongs)
+        kongs = [kind for kind in range(NUM_KINDS) if counts[kind] == 4] if 4 in counts else []
+        kongs += [meld.tile for meld in player.melds if meld.kind is MeldKind.PUNG and counts[meld.tile]]
+        if kongs:
+            if player.ready:
+                kongs = [kind for kind in kongs if ruleset.ready_kong_allowed(state, seat, kind)]
+            if wild:
+                kongs = [kind for kind in kongs if ruleset.may_kong(state, seat, kind)]
+            actions.extend(Kong(seat=seat, tile=kind) for kind in kongs)
     actions.extend(lays)
     return actions
 
@@ -364,7 +366,10 @@ def _claim_context(state: HandState, seat: int, tile: int, discarder: int, kind:
     )
 
 
-def _claim_options(state: HandState, discarder: int, tile: int) -> dict[int, list[Action]]:
+def _claim_options(
+    state: HandState, discarder: int, tile: int, completes: Sequence[bool]
+) -> dict[int, list[Action]]:
+    """Each seat's decisions on a discard; ``completes[seat]``: whether the tile completes its hand."""
     ruleset = state.ruleset
     options: dict[int, list[Action]] = {}
     for offset in range(1, SEATS):
@@ -374,7 +379,12 @@ def _claim_options(state: HandState, discarder: int, tile: int) -> dict[int, lis
         seat_options: list[Action] = []
         may_win = not (ruleset.pass_win_restriction and player.passed_win)
         instant = _instant(state, seat, tile)
-        if may_win and _best_claim_win(state, seat, tile, discarder, instant=instant) is not None:
+        if (
+            may_win
+            and (instant or completes[seat])
+            and _best_claim_win(state, seat, tile, discarder, instant=instant, completes=completes[seat])
+            is not None
+        ):
             seat_options.append(Win(seat=seat))
         if held >= 2 and not player.ready and not instant and ruleset.may_kong(state, seat, tile):
             if not (ruleset.pass_pung_restriction and tile in player.passed_pungs):
@@ -390,12 +400,15 @@ def _claim_options(state: HandState, discarder: int, tile: int) -> dict[int, lis
 
 
 def _best_claim_win(
-    state: HandState, seat: int, tile: int, discarder: int, *, instant: bool
+    state: HandState, seat: int, tile: int, discarder: int, *, instant: bool, completes: bool | None = None
 ) -> WinContext | None:
     """The win a discard gives ``seat``, if any: an ordinary win on it, or a claim that wins at once
-    (Nanjing 快照 / 三清) — whichever pays the winner more when both are possible."""
+    (Nanjing 快照 / 三清) — whichever pays the winner more when both are possible. ``completes``: whether
+    the tile completes the hand, when the caller knows."""
     best: tuple[int, WinContext] | None = None
-    kinds = [WinKind.DISCARD] if _completes(state, seat, tile) else []
+    if completes is None:
+        completes = _completes(state, seat, tile)
+    kinds = [WinKind.DISCARD] if completes else []
     if instant:
         kinds.append(WinKind.INSTANT)
     for kind in kinds:
@@ -455,12 +468,17 @@ def _plainly_legal(state: HandState, action: Action) -> bool:
         options = window.options.get(action.seat)
         return options is not None and action.seat not in window.decisions and action in options
     if isinstance(action, Discard) and state.phase is Phase.TURN and action.seat == state.turn:
-        if state.pizi is not None:
-            return False  # 痞子/赖子 rules: check against the full list
         player = state.seats[action.seat]
         if not 0 <= action.tile < NUM_KINDS or not player.counts[action.tile]:
             return False
-        return not player.ready or action.tile == player.drawn
+        if player.ready:
+            return action.tile == player.drawn
+        if state.pizi is not None:  # 痞子/赖子: a lay may come first, and they are not discarded
+            ruleset = state.ruleset
+            return not ruleset.must_lay(state, action.seat) and ruleset.may_discard(
+                state, action.seat, action.tile
+            )
+        return True
     return False
 
 
@@ -685,8 +703,14 @@ def _discard(state: HandState, seat: int, tile: int, events: list[Event]) -> Non
         state.follow_chain = None  # a completed run of four starts afresh
     # A 痞子/赖子 let go at the end of the wall (Enshi) is no discard anyone may take.
     wild = state.pizi is not None and tile in (state.pizi, state.laizi)
-    options = {} if wild else _claim_options(state, seat, tile)
-    state.refused_wins = {} if options or wild else _refused_wins(state, seat, tile)
+    if wild:
+        options: dict[int, list[Action]] = {}
+        state.refused_wins = {}
+    else:
+        completes = [seat != other and _completes(state, other, tile) for other in range(SEATS)]
+        options = _claim_options(state, seat, tile, completes)
+        refused = not options and any(completes)
+        state.refused_wins = _refused_wins(state, seat, tile, completes) if refused else {}
     if options or state.hold_claims:
         state.phase = Phase.CLAIM
         state.window = ClaimWindow(discarder=seat, tile=tile, options=options)
@@ -717,13 +741,13 @@ def release_claims(state: HandState) -> list[Event]:
     return events
 
 
-def _refused_wins(state: HandState, discarder: int, tile: int) -> dict[int, str]:
-    """Seats whose hands ``tile`` completes but who may not win on it, with the rules' reasons — kept
-    so each can be told why (play moves on at once when nobody may claim)."""
+def _refused_wins(state: HandState, discarder: int, tile: int, completes: Sequence[bool]) -> dict[int, str]:
+    """Seats whose hands ``tile`` completes (``completes[seat]``) but who may not win on it, with the
+    rules' reasons — kept so each can be told why (play moves on at once when nobody may claim)."""
     refused: dict[int, str] = {}
     for offset in range(1, SEATS):
         seat = next_seat(discarder, offset)
-        if _completes(state, seat, tile):
+        if completes[seat]:
             reason = _win_refusal(state, seat, tile, claim=True, discarder=discarder)
             if reason:
                 refused[seat] = reason

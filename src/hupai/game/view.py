@@ -7,8 +7,10 @@ given for a finished hand (replays).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import chain
+from operator import getitem
 from typing import Any
 
 from hupai.game.actions import Action, action_from_dict, action_to_dict
@@ -164,52 +166,68 @@ class SeatView:
         )
 
 
-def _sorted_tiles(counts: list[int]) -> tuple[int, ...]:
-    return tuple(kind for kind in range(NUM_KINDS) for _ in range(counts[kind]))
+# _RUNS[kind][n]: n copies of kind, so a hand is written out without a Python-level loop per tile.
+_RUNS = tuple(tuple((kind,) * copies for copies in range(5)) for kind in range(NUM_KINDS))
+_KIND_NAMES = {kind: kind.value for kind in MeldKind}
+_PHASE_NAMES = {phase: phase.value for phase in Phase}
+
+
+def _sorted_tiles(counts: Sequence[int]) -> tuple[int, ...]:
+    return tuple(chain.from_iterable(map(getitem, _RUNS, counts)))
 
 
 def _public_seats(state: HandState, viewer: int | None, *, everything: bool) -> tuple[PublicSeat, ...]:
-    public_kongs = state.ruleset.concealed_kongs_public
+    ruleset = state.ruleset
+    public_kongs = ruleset.concealed_kongs_public or everything
     out = []
     for seat, player in enumerate(state.seats):
-        melds = tuple(
-            PublicMeld(
-                meld.kind.value,
-                None
-                if meld.kind is MeldKind.CONCEALED_KONG and not (public_kongs or everything or seat == viewer)
-                else meld.tile,
-                meld.feeder,
+        shown = public_kongs or seat == viewer
+        melds = (
+            tuple(
+                PublicMeld(
+                    _KIND_NAMES[meld.kind],
+                    None if meld.kind is MeldKind.CONCEALED_KONG and not shown else meld.tile,
+                    meld.feeder,
+                )
+                for meld in player.melds
             )
-            for meld in player.melds
+            if player.melds
+            else ()
         )
         out.append(
             PublicSeat(
-                concealed_count=player.concealed_count,
+                concealed_count=sum(player.counts),
                 flowers=tuple(player.flowers),
                 melds=melds,
                 discards=tuple(player.discards),
                 claimed=tuple(player.discard_claimed),
                 ready=player.ready,
                 laid=tuple(player.laid),
-                multiplier=state.ruleset.seat_multiplier(state, seat),
+                multiplier=ruleset.seat_multiplier(state, seat),
             )
         )
     return tuple(out)
 
 
-def view(state: HandState, seat: int | None) -> SeatView:
+def view(state: HandState, seat: int | None, *, legal: Sequence[Action] | None = None) -> SeatView:
     """What ``seat`` may see now (``None``: a spectator). Other seats' concealed tiles and the wall
-    never appear; at the end of a hand the concealed hands are opened to everyone."""
+    never appear; at the end of a hand the concealed hands are opened to everyone. ``legal``: the
+    seat's legal actions now, when the caller has just listed them (they are listed otherwise)."""
     window = state.window
-    open_tile = window.tile if window is not None and state.phase is not Phase.DECLARE else None
-    ended = state.phase is Phase.ENDED
+    phase = state.phase
+    open_tile = window.tile if window is not None and phase is not Phase.DECLARE else None
+    ended = phase is Phase.ENDED
     own = state.seats[seat] if seat is not None else None
+    if seat is None:
+        legal = ()
+    elif legal is None:
+        legal = legal_actions(state, seat)
     return SeatView(
         seat=seat,
         ruleset=state.ruleset.name,
         dealer=state.dealer,
         multiplier=state.multiplier,
-        phase=state.phase.value,
+        phase=_PHASE_NAMES[phase],
         turn=state.turn,
         live_tiles=max(state.live_tiles, 0),
         seats=_public_seats(state, seat, everything=False),
@@ -217,7 +235,7 @@ def view(state: HandState, seat: int | None) -> SeatView:
         drawn=own.drawn if own is not None and state.turn == seat else None,
         open_tile=open_tile,
         open_from=window.discarder if open_tile is not None and window is not None else None,
-        legal=tuple(legal_actions(state, seat)) if seat is not None else (),
+        legal=tuple(legal),
         deltas=tuple(state.deltas()),
         outcome=state.outcome,
         hands=tuple(_sorted_tiles(player.counts) for player in state.seats) if ended else None,

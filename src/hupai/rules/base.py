@@ -244,6 +244,11 @@ class RuleSet(ABC):
         "" when it may."""
         return ""
 
+    def may_discard(self, state: HandState, seat: int, tile: int) -> bool:
+        """Whether ``seat`` may discard ``tile`` it holds: :meth:`discard_refusal` without its words
+        (asked while listing the legal actions, so rule sets that refuse discards answer it cheaply)."""
+        return not self.discard_refusal(state, seat, tile)
+
     def chow_options(self, state: HandState, seat: int, tile: int) -> list[int]:
         """The lowest tiles of the runs ``seat`` could make by chowing ``tile`` (only asked when
         :attr:`chow` is set and ``seat`` is the discarder's next seat)."""
