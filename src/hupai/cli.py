@@ -12,7 +12,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from hupai import __version__
+from hupai import __build__, __version__
 from hupai.game.match import HandResult
 from hupai.game.record import RecordError, read_record
 from hupai.game.record import replay as replay_record
@@ -485,7 +485,7 @@ def _root(
     version: Annotated[bool, typer.Option("--version", help="Print the version and exit.")] = False,
 ) -> None:
     if version:
-        console.print(f"hupai {__version__}")
+        console.print(f"hupai {__version__} ({__build__} core)")
         raise typer.Exit()
 
 

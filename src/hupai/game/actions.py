@@ -4,6 +4,9 @@ Each maps to the record format's ``act`` (ARCHITECTURE.md): ``discard`` (with ``
 ``kong`` (``tile`` for a concealed or added kong on one's own turn; none when claiming a discard),
 ``hu``, ``pass``, ``ready`` (报听); in Enshi also ``chow`` (with the run's lowest ``tile``) and ``lay``
 (a 痞子 or 赖子 laid out of the hand, with its ``tile``).
+
+Each class gives its ``act`` by a property, not a class attribute: in the compiled build
+(:mod:`hupai._native`) a dataclass's class attribute would become one of its fields.
 """
 
 from __future__ import annotations
@@ -36,13 +39,19 @@ class ActionParseError(ValueError):
 class Discard:
     seat: int
     tile: int
-    act = "discard"
+
+    @property
+    def act(self) -> str:
+        return "discard"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Pong:
     seat: int
-    act = "pong"
+
+    @property
+    def act(self) -> str:
+        return "pong"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -51,7 +60,10 @@ class Kong:
 
     seat: int
     tile: int | None = None
-    act = "kong"
+
+    @property
+    def act(self) -> str:
+        return "kong"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -59,13 +71,19 @@ class Win:
     """胡: on one's own draw, on a discard, on a kong being added (抢杠), or a Nanjing instant win."""
 
     seat: int
-    act = "hu"
+
+    @property
+    def act(self) -> str:
+        return "hu"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Pass:
     seat: int
-    act = "pass"
+
+    @property
+    def act(self) -> str:
+        return "pass"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -73,7 +91,10 @@ class DeclareReady:
     """报听: lock the hand (draw and discard only) for the earthly-hand bonus."""
 
     seat: int
-    act = "ready"
+
+    @property
+    def act(self) -> str:
+        return "ready"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -82,7 +103,10 @@ class Chow:
 
     seat: int
     tile: int
-    act = "chow"
+
+    @property
+    def act(self) -> str:
+        return "chow"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -91,7 +115,10 @@ class Lay:
 
     seat: int
     tile: int
-    act = "lay"
+
+    @property
+    def act(self) -> str:
+        return "lay"
 
 
 Action = Discard | Pong | Kong | Win | Pass | DeclareReady | Chow | Lay

@@ -6,17 +6,15 @@ returns the events it produced. ``HandState.copy()`` gives an independent copy w
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import TYPE_CHECKING
 
+# Imported at run time, not only for type checking: the compiled build (hupai._native) reads the
+# fields' types of these dataclasses when it builds them.
+from hupai.game.actions import Action
+from hupai.game.events import Event
+from hupai.rules.base import RuleSet, ScoreSheet, Transfer
 from hupai.tiles import NUM_KINDS
-
-if TYPE_CHECKING:
-    from hupai.game.actions import Action
-    from hupai.game.events import Event
-    from hupai.rules.base import RuleSet, ScoreSheet, Transfer
 
 SEATS = 4
 
@@ -64,6 +62,9 @@ class Meld:
     order: int
     claimed: int | None = None  # a chow's claimed discard
 
+    def copy(self) -> Meld:
+        return Meld(self.kind, self.tile, self.feeder, self.order, self.claimed)
+
     def as_dict(self) -> dict[str, object]:
         out: dict[str, object] = {"kind": self.kind.value, "tile": self.tile, "from": self.feeder}
         if self.claimed is not None:
@@ -104,6 +105,23 @@ class SeatState:
     def concealed_count(self) -> int:
         return sum(self.counts)
 
+    def copy(self) -> SeatState:
+        """An independent copy (its melds copied too)."""
+        return SeatState(
+            counts=list(self.counts),
+            flowers=list(self.flowers),
+            melds=[meld.copy() for meld in self.melds],
+            discards=list(self.discards),
+            discard_claimed=list(self.discard_claimed),
+            discarded_kinds=list(self.discarded_kinds),
+            ready=self.ready,
+            passed_win=self.passed_win,
+            passed_pungs=set(self.passed_pungs),
+            drawn=self.drawn,
+            turns=self.turns,
+            laid=list(self.laid),
+        )
+
 
 class WinKind(Enum):
     SELF_DRAWN = "self_drawn"  # 自摸
@@ -142,6 +160,10 @@ class ClaimWindow:
     options: dict[int, list[Action]]  # eligible seat -> its legal decisions (a pass always among them)
     decisions: dict[int, Action] = field(default_factory=dict)
     robbing: bool = False  # an added kong being robbed rather than a discard
+
+    def copy(self) -> ClaimWindow:
+        options = {seat: list(actions) for seat, actions in self.options.items()}
+        return ClaimWindow(self.discarder, self.tile, options, dict(self.decisions), self.robbing)
 
 
 @dataclass(slots=True)
@@ -187,8 +209,42 @@ class HandState:
         return self.back - self.front + 1 - self.ruleset.reserved_tiles
 
     def copy(self) -> HandState:
-        """An independent copy (the rule set, being immutable, is shared)."""
-        return copy.deepcopy(self, memo={id(self.ruleset): self.ruleset})
+        """An independent copy: every list, dict, set and mutable record is new; what is immutable (the
+        rule set, events, actions, wins, payments, tuples) is shared."""
+        window = self.window
+        return HandState(
+            ruleset=self.ruleset,
+            dealer=self.dealer,
+            wall=list(self.wall),
+            front=self.front,
+            back=self.back,
+            seats=[seat.copy() for seat in self.seats],
+            phase=self.phase,
+            turn=self.turn,
+            multiplier=self.multiplier,
+            events=list(self.events),
+            window=None if window is None else window.copy(),
+            draw_source=self.draw_source,
+            replacement_chain=list(self.replacement_chain),
+            claims_made=self.claims_made,
+            discards_made=self.discards_made,
+            follow_chain=self.follow_chain,
+            wins=list(self.wins),
+            transfers=list(self.transfers),
+            penalties=self.penalties,
+            flower_kongs=self.flower_kongs,
+            declare_pending=dict(self.declare_pending),
+            outcome=self.outcome,
+            pending_kong=self.pending_kong,
+            actions=list(self.actions),
+            deal=self.deal,
+            last_drawer=self.last_drawer,
+            previous_winner=self.previous_winner,
+            pizi=self.pizi,
+            refused_wins=dict(self.refused_wins),
+            laizi=self.laizi,
+            hold_claims=self.hold_claims,
+        )
 
     def deltas(self) -> list[int]:
         totals = [0] * SEATS
