@@ -14,6 +14,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -108,3 +109,67 @@ def test_nothing_compiled_is_no_reason_to_warn(tmp_path: Path) -> None:
 @pytest.mark.parametrize("module", _native.COMPILED_MODULES)
 def test_every_compiled_module_has_its_source(module: str) -> None:
     assert _native.source_path(module).exists()
+
+
+def _hand_written_inits() -> list[type[Any]]:
+    """The core's dataclasses that spell out their __init__ (so that the compiled build compiles it)."""
+    import dataclasses
+    import inspect
+
+    found: list[type[Any]] = []
+    for module in _native.COMPILED_MODULES:
+        for value in vars(importlib.import_module(module)).values():
+            if inspect.isclass(value) and dataclasses.is_dataclass(value) and value.__module__ == module:
+                init = value.__dict__.get("__init__")
+                code = getattr(init, "__code__", None)
+                if init is not None and (code is None or code.co_filename != "<string>"):
+                    found.append(value)
+    return found
+
+
+def test_hand_written_inits_take_exactly_the_fields() -> None:
+    """A dataclass's hand-written __init__ keeps the signature dataclass would write: the fields in
+    order, with their defaults, and sets every one of them."""
+    import dataclasses
+    import inspect
+
+    classes = _hand_written_inits()
+    assert len(classes) >= 10
+    if hupai.__build__ == "compiled":
+        return  # compiled methods do not show their signatures: the pure build checks them
+    for cls in classes:
+        fields = dataclasses.fields(cls)
+        parameters = list(inspect.signature(vars(cls)["__init__"]).parameters.values())[1:]
+        assert [parameter.name for parameter in parameters] == [field.name for field in fields], cls
+        for parameter, field in zip(parameters, fields, strict=True):
+            if field.default is not dataclasses.MISSING:
+                assert parameter.default == field.default, (cls, field.name)
+            elif field.default_factory is dataclasses.MISSING:
+                assert parameter.default is inspect.Parameter.empty, (cls, field.name)
+        values = [object() for _ in fields]
+        made = object.__new__(cls)
+        vars(cls)["__init__"](made, *values)
+        for field, value in zip(fields, values, strict=True):
+            assert getattr(made, field.name) is value or field.name == "options", (cls, field.name)
+
+
+def test_actions_compare_and_hash_as_dataclasses_do() -> None:
+    """The actions' hand-written __eq__ and __hash__ (compiled in that build) mean what dataclass's do."""
+    import dataclasses
+
+    from hupai.game.actions import Chow, DeclareReady, Discard, Kong, Lay, Pass, Pong, Win
+
+    samples: list[Any] = [Discard(seat=0, tile=1), Discard(seat=0, tile=2), Discard(seat=1, tile=1)]
+    samples += [Pong(seat=0), Pong(seat=1), Kong(seat=0), Kong(seat=0, tile=1), Kong(seat=1, tile=1)]
+    samples += [Win(seat=0), Win(seat=2), Pass(seat=0), DeclareReady(seat=0), Chow(seat=0, tile=1)]
+    samples += [Lay(seat=0, tile=1), Lay(seat=0, tile=2)]
+    for first in samples:
+        twin = dataclasses.replace(first)
+        assert first == twin
+        assert hash(first) == hash(twin) == hash(dataclasses.astuple(first))
+        for second in samples:
+            same = type(first) is type(second) and dataclasses.astuple(first) == dataclasses.astuple(second)
+            assert (first == second) is same
+            assert (first != second) is not same
+    assert Discard(seat=0, tile=1) != (0, 1)
+    assert len(set(samples)) == len(samples)

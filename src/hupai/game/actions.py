@@ -6,7 +6,9 @@ Each maps to the record format's ``act`` (ARCHITECTURE.md): ``discard`` (with ``
 (a 痞子 or 赖子 laid out of the hand, with its ``tile``).
 
 Each class gives its ``act`` by a property, not a class attribute: in the compiled build
-(:mod:`hupai._native`) a dataclass's class attribute would become one of its fields.
+(:mod:`hupai._native`) a dataclass's class attribute would become one of its fields. Each spells out
+its ``__eq__`` and ``__hash__`` (the ones dataclass writes, same meaning), which that build compiles:
+legal actions are compared all the time.
 """
 
 from __future__ import annotations
@@ -40,6 +42,14 @@ class Discard:
     seat: int
     tile: int
 
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Discard:
+            return NotImplemented
+        return self.seat == other.seat and self.tile == other.tile
+
+    def __hash__(self) -> int:
+        return hash((self.seat, self.tile))
+
     @property
     def act(self) -> str:
         return "discard"
@@ -48,6 +58,14 @@ class Discard:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Pong:
     seat: int
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Pong:
+            return NotImplemented
+        return self.seat == other.seat
+
+    def __hash__(self) -> int:
+        return hash((self.seat,))
 
     @property
     def act(self) -> str:
@@ -61,6 +79,14 @@ class Kong:
     seat: int
     tile: int | None = None
 
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Kong:
+            return NotImplemented
+        return self.seat == other.seat and self.tile == other.tile
+
+    def __hash__(self) -> int:
+        return hash((self.seat, self.tile))
+
     @property
     def act(self) -> str:
         return "kong"
@@ -72,6 +98,14 @@ class Win:
 
     seat: int
 
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Win:
+            return NotImplemented
+        return self.seat == other.seat
+
+    def __hash__(self) -> int:
+        return hash((self.seat,))
+
     @property
     def act(self) -> str:
         return "hu"
@@ -80,6 +114,14 @@ class Win:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Pass:
     seat: int
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Pass:
+            return NotImplemented
+        return self.seat == other.seat
+
+    def __hash__(self) -> int:
+        return hash((self.seat,))
 
     @property
     def act(self) -> str:
@@ -91,6 +133,14 @@ class DeclareReady:
     """报听: lock the hand (draw and discard only) for the earthly-hand bonus."""
 
     seat: int
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not DeclareReady:
+            return NotImplemented
+        return self.seat == other.seat
+
+    def __hash__(self) -> int:
+        return hash((self.seat,))
 
     @property
     def act(self) -> str:
@@ -104,6 +154,14 @@ class Chow:
     seat: int
     tile: int
 
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Chow:
+            return NotImplemented
+        return self.seat == other.seat and self.tile == other.tile
+
+    def __hash__(self) -> int:
+        return hash((self.seat, self.tile))
+
     @property
     def act(self) -> str:
         return "chow"
@@ -115,6 +173,14 @@ class Lay:
 
     seat: int
     tile: int
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Lay:
+            return NotImplemented
+        return self.seat == other.seat and self.tile == other.tile
+
+    def __hash__(self) -> int:
+        return hash((self.seat, self.tile))
 
     @property
     def act(self) -> str:

@@ -15,6 +15,7 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from itertools import compress
+from typing import Final
 
 from hupai.game.actions import Action, Chow, DeclareReady, Discard, Kong, Lay, Pass, Pong, Win
 from hupai.game.events import (
@@ -68,10 +69,22 @@ __all__ = [
     "win_refusal",
 ]
 
-DEALER_TILES = 14
-HAND_TILES = 13
-# Actions are immutable values: the common ones are made once and shared.
-_DISCARDS = tuple(tuple(Discard(seat=seat, tile=kind) for kind in range(NUM_KINDS)) for seat in range(SEATS))
+DEALER_TILES: Final = 14
+HAND_TILES: Final = 13
+# Actions are immutable values: the engine offers ones made once and shared.
+_DISCARDS: Final = tuple(
+    tuple(Discard(seat=seat, tile=kind) for kind in range(NUM_KINDS)) for seat in range(SEATS)
+)
+_OWN_KONGS: Final = tuple(
+    tuple(Kong(seat=seat, tile=kind) for kind in range(NUM_KINDS)) for seat in range(SEATS)
+)
+_LAYS: Final = tuple(tuple(Lay(seat=seat, tile=kind) for kind in range(NUM_KINDS)) for seat in range(SEATS))
+_CHOWS: Final = tuple(tuple(Chow(seat=seat, tile=kind) for kind in range(NUM_KINDS)) for seat in range(SEATS))
+_WINS: Final = tuple(Win(seat=seat) for seat in range(SEATS))
+_PASSES: Final = tuple(Pass(seat=seat) for seat in range(SEATS))
+_PONGS: Final = tuple(Pong(seat=seat) for seat in range(SEATS))
+_CLAIM_KONGS: Final = tuple(Kong(seat=seat) for seat in range(SEATS))
+_READY: Final = tuple(DeclareReady(seat=seat) for seat in range(SEATS))
 
 
 class IllegalAction(ValueError):
@@ -170,7 +183,7 @@ def new_hand(
     state.replacement_chain.clear()  # opening replacements are not a 杠开
     if ruleset.ready_declaration:
         options: dict[int, list[Action]] = {
-            seat: [DeclareReady(seat=seat), Pass(seat=seat)]
+            seat: [_READY[seat], _PASSES[seat]]
             for seat in range(SEATS)
             if seat != dealer and waits(seats[seat].counts)
         }
@@ -187,8 +200,12 @@ def _check_deal(ruleset: RuleSet, dealer: int, deal: Sequence[Sequence[int]], wa
         expected = DEALER_TILES if seat == dealer else HAND_TILES
         if len(tiles) != expected:
             raise InvalidDeal(f"seat {seat} is dealt {len(tiles)} tiles; it should have {expected}")
-    given = Counter(tile for tiles in deal for tile in tiles)
-    given.update(wall)
+    every = [tile for hand in deal for tile in hand]
+    every.extend(wall)
+    every.sort()
+    if every == sorted(ruleset.tile_set()):
+        return
+    given = Counter(every)
     expected_set = Counter(ruleset.tile_set())
     if given != expected_set:
         missing = expected_set - given
@@ -283,12 +300,12 @@ def _turn_actions(state: HandState, seat: int) -> list[Action]:
     ruleset = state.ruleset
     counts = player.counts
     wild = state.pizi is not None  # Enshi: 痞子 and 赖子 leave the hand only by laying
-    lays: list[Action] = [Lay(seat=seat, tile=kind) for kind in ruleset.layable(state, seat)] if wild else []
+    lays: list[Action] = [_LAYS[seat][kind] for kind in ruleset.layable(state, seat)] if wild else []
     if lays and ruleset.must_lay(state, seat):
         return lays
     actions: list[Action] = []
     if _may_win_on_turn(state) and _complete(state, seat) and _judge_self_drawn(state, seat).allowed:
-        actions.append(Win(seat=seat))
+        actions.append(_WINS[seat])
     discards = _DISCARDS[seat]
     if player.ready and player.drawn is not None:
         actions.append(discards[player.drawn])
@@ -308,7 +325,8 @@ def _turn_actions(state: HandState, seat: int) -> list[Action]:
                 kongs = [kind for kind in kongs if ruleset.ready_kong_allowed(state, seat, kind)]
             if wild:
                 kongs = [kind for kind in kongs if ruleset.may_kong(state, seat, kind)]
-            actions.extend(Kong(seat=seat, tile=kind) for kind in kongs)
+            own_kongs = _OWN_KONGS[seat]
+            actions.extend(own_kongs[kind] for kind in kongs)
     actions.extend(lays)
     return actions
 
@@ -385,16 +403,17 @@ def _claim_options(
             and _best_claim_win(state, seat, tile, discarder, instant=instant, completes=completes[seat])
             is not None
         ):
-            seat_options.append(Win(seat=seat))
+            seat_options.append(_WINS[seat])
         if held >= 2 and not player.ready and not instant and ruleset.may_kong(state, seat, tile):
             if not (ruleset.pass_pung_restriction and tile in player.passed_pungs):
-                seat_options.append(Pong(seat=seat))
+                seat_options.append(_PONGS[seat])
             if held == 3 and state.live_tiles > 0:
-                seat_options.append(Kong(seat=seat))
+                seat_options.append(_CLAIM_KONGS[seat])
         if ruleset.chow and offset == 1 and not player.ready and not instant:
-            seat_options.extend(Chow(seat=seat, tile=low) for low in ruleset.chow_options(state, seat, tile))
+            chows = _CHOWS[seat]
+            seat_options.extend(chows[low] for low in ruleset.chow_options(state, seat, tile))
         if seat_options:
-            seat_options.append(Pass(seat=seat))
+            seat_options.append(_PASSES[seat])
             options[seat] = seat_options
     return options
 
@@ -848,7 +867,7 @@ def _own_kong(state: HandState, seat: int, tile: int, events: list[Event]) -> No
         if _completes(state, other, tile):
             context = _claim_context(state, other, tile, seat, WinKind.ROBBED_KONG)
             if state.ruleset.judge_win(state, context).allowed:
-                robbers[other] = [Win(seat=other), Pass(seat=other)]
+                robbers[other] = [_WINS[other], _PASSES[other]]
     if robbers or state.hold_claims:
         events.append(KongAdded(seat, tile, completed=False))
         state.phase = Phase.ROB

@@ -4,7 +4,8 @@ Events carry every detail; :func:`redact` blanks what a given seat may not see (
 dealt or drawn tiles) and :func:`visible_to` drops what it may not know of at all (another seat's
 pass) before anything leaves the core. ``None`` in a tile field means hidden. Each class gives its
 ``name`` by a property, not a class attribute: in the compiled build (:mod:`hupai._native`) a
-dataclass's class attribute would become one of its fields.
+dataclass's class attribute would become one of its fields. The events of every turn spell out their
+``__init__``, which that build compiles (the one dataclass writes runs interpreted).
 """
 
 from __future__ import annotations
@@ -69,6 +70,10 @@ class FlowerRevealed:
     seat: int
     flower: int
 
+    def __init__(self, seat: int, flower: int) -> None:
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "flower", flower)
+
     @property
     def name(self) -> str:
         return "flower_revealed"
@@ -80,6 +85,11 @@ class TileDrawn:
     tile: int | None  # None when hidden from the viewer
     replacement: bool  # from the back of the wall (after a flower or a kong)
 
+    def __init__(self, seat: int, tile: int | None, replacement: bool) -> None:
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "tile", tile)
+        object.__setattr__(self, "replacement", replacement)
+
     @property
     def name(self) -> str:
         return "tile_drawn"
@@ -90,6 +100,10 @@ class TileDiscarded:
     seat: int
     tile: int
 
+    def __init__(self, seat: int, tile: int) -> None:
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "tile", tile)
+
     @property
     def name(self) -> str:
         return "tile_discarded"
@@ -98,6 +112,9 @@ class TileDiscarded:
 @dataclass(frozen=True, slots=True)
 class Passed:
     seat: int
+
+    def __init__(self, seat: int) -> None:
+        object.__setattr__(self, "seat", seat)
 
     @property
     def name(self) -> str:
@@ -150,6 +167,12 @@ class TileLaid:
     tile: int
     kind: str  # "pizi" or "laizi"
     multiplier: int
+
+    def __init__(self, seat: int, tile: int, kind: str, multiplier: int) -> None:
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "tile", tile)
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "multiplier", multiplier)
 
     @property
     def name(self) -> str:
@@ -219,6 +242,14 @@ class PaymentMade:
     reason: str
     zh: str
     en: str
+
+    def __init__(self, payer: int, payee: int, amount: int, reason: str, zh: str, en: str) -> None:  # noqa: PLR0917 (the dataclass's own signature)
+        object.__setattr__(self, "payer", payer)
+        object.__setattr__(self, "payee", payee)
+        object.__setattr__(self, "amount", amount)
+        object.__setattr__(self, "reason", reason)
+        object.__setattr__(self, "zh", zh)
+        object.__setattr__(self, "en", en)
 
     @property
     def name(self) -> str:

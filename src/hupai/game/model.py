@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Any, Final
 
 # Imported at run time, not only for type checking: the compiled build (hupai._native) reads the
 # fields' types of these dataclasses when it builds them.
@@ -16,7 +17,7 @@ from hupai.game.events import Event
 from hupai.rules.base import RuleSet, ScoreSheet, Transfer
 from hupai.tiles import NUM_KINDS
 
-SEATS = 4
+SEATS: Final = 4
 
 
 def next_seat(seat: int, steps: int = 1) -> int:
@@ -202,6 +203,9 @@ class HandState:
     # Live tables: a discard (or added kong) nobody may claim still opens a window, with no options,
     # until release_claims — so the table looks the same whether or not a seat could claim.
     hold_claims: bool = False
+    # The views' record of each seat's public facts, kept while they do not change (hupai.game.view);
+    # not part of the state: a copy starts without it.
+    view_cache: dict[tuple[int, bool], Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def live_tiles(self) -> int:

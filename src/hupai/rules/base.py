@@ -84,6 +84,15 @@ class Transfer:
     zh: str
     en: str
 
+    # Spelled out, so that the compiled build (hupai._native) compiles it: payments are frequent.
+    def __init__(self, payer: int, payee: int, amount: int, reason: str, zh: str, en: str) -> None:  # noqa: PLR0917
+        object.__setattr__(self, "payer", payer)
+        object.__setattr__(self, "payee", payee)
+        object.__setattr__(self, "amount", amount)
+        object.__setattr__(self, "reason", reason)
+        object.__setattr__(self, "zh", zh)
+        object.__setattr__(self, "en", en)
+
     def as_dict(self) -> dict[str, Any]:
         return {
             "from": self.payer,
