@@ -77,7 +77,7 @@ def _version(package: str) -> str:
     try:
         return version(package)
     except PackageNotFoundError:
-        return "?"
+        return "(not installed)"
 
 
 def measure(hands: int, rounds: int) -> dict[str, float]:
