@@ -248,3 +248,15 @@ def test_a_copy_is_equal_and_independent(preset: str) -> None:
                     assert state == before
             step(state, choose(rng, state, legal_actions(state, acting_seat(state))))
             steps += 1
+
+
+def test_the_engines_shuffle_is_pythons() -> None:
+    """A seed deals what random.shuffle gives (records written before keep their deals)."""
+    from hupai.game.engine import shuffle
+
+    for seed in range(200):
+        size = 1 + seed % 150
+        ours, theirs = list(range(size)), list(range(size))
+        shuffle(ours, random.Random(seed))
+        random.Random(seed).shuffle(theirs)
+        assert ours == theirs

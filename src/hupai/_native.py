@@ -70,6 +70,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "hupai.bots.simple",
     "hupai.bots.strong",
     "hupai.bots.autoplay",
+    "hupai.bots.selfplay",
 )
 
 _PACKAGE_DIR = Path(__file__).resolve().parent

@@ -98,10 +98,24 @@ class InvalidDeal(ValueError):
 # --- starting a hand -----------------------------------------------------------------------
 
 
+def shuffle(tiles: list[int], rng: random.Random) -> None:
+    """Shuffle ``tiles`` in place exactly as ``rng.shuffle`` does (Fisher-Yates, each index drawn by
+    rejection from ``getrandbits``), written out so that the compiled build runs it compiled and a
+    seed deals the same hand whatever Python's own shuffle becomes."""
+    getrandbits = rng.getrandbits
+    for last in range(len(tiles) - 1, 0, -1):
+        size = last + 1
+        bits = size.bit_length()
+        pick = getrandbits(bits)
+        while pick >= size:
+            pick = getrandbits(bits)
+        tiles[last], tiles[pick] = tiles[pick], tiles[last]
+
+
 def shuffled_deal(ruleset: RuleSet, dealer: int, seed: int) -> tuple[list[list[int]], list[int]]:
     """The deal and wall a seed gives: shuffle the set, 14 to the dealer, 13 each in turn order."""
     tiles = ruleset.tile_set()
-    random.Random(seed).shuffle(tiles)
+    shuffle(tiles, random.Random(seed))
     deal: list[list[int]] = [[] for _ in range(SEATS)]
     position = 0
     for offset in range(SEATS):
