@@ -54,8 +54,11 @@ from hupai.game.model import (
     next_seat,
 )
 from hupai.hand import waits
-from hupai.rules.base import RuleSet, Transfer, WinVerdict
+from hupai.rules.base import RuleSet, ScoreSheet, Transfer, WinVerdict
 from hupai.tiles import NUM_KINDS, format_tiles, tile_name
+
+ScoredWin = tuple[WinContext, ScoreSheet]
+"""A win and its score."""
 
 __all__ = [
     "IllegalAction",
@@ -360,7 +363,15 @@ def _is_first_turn(state: HandState) -> bool:
 
 
 def _judge_self_drawn(state: HandState, seat: int) -> WinVerdict:
-    return state.ruleset.judge_win(state, _self_drawn_context(state, seat))
+    """The verdict on a self-drawn win now, remembered until the next event: listing the legal actions
+    scores a complete hand, and the win itself, if taken, is that score."""
+    context = _self_drawn_context(state, seat)
+    remembered = state.turn_win
+    if remembered is not None and remembered[0] == len(state.events) and remembered[1] == context:
+        return remembered[2]
+    verdict = state.ruleset.judge_win(state, context)
+    state.turn_win = (len(state.events), context, verdict)
+    return verdict
 
 
 def _self_drawn_context(state: HandState, seat: int) -> WinContext:
@@ -399,9 +410,10 @@ def _claim_context(state: HandState, seat: int, tile: int, discarder: int, kind:
 
 
 def _claim_options(
-    state: HandState, discarder: int, tile: int, completes: Sequence[bool]
+    state: HandState, discarder: int, tile: int, completes: Sequence[bool], wins: dict[int, ScoredWin]
 ) -> dict[int, list[Action]]:
-    """Each seat's decisions on a discard; ``completes[seat]``: whether the tile completes its hand."""
+    """Each seat's decisions on a discard; ``completes[seat]``: whether the tile completes its hand.
+    The win each seat is offered goes into ``wins``."""
     ruleset = state.ruleset
     options: dict[int, list[Action]] = {}
     for offset in range(1, SEATS):
@@ -411,13 +423,11 @@ def _claim_options(
         seat_options: list[Action] = []
         may_win = not (ruleset.pass_win_restriction and player.passed_win)
         instant = _instant(state, seat, tile)
-        if (
-            may_win
-            and (instant or completes[seat])
-            and _best_claim_win(state, seat, tile, discarder, instant=instant, completes=completes[seat])
-            is not None
-        ):
-            seat_options.append(_WINS[seat])
+        if may_win and (instant or completes[seat]):
+            best = _best_claim_win(state, seat, tile, discarder, instant=instant, completes=completes[seat])
+            if best is not None:
+                wins[seat] = best
+                seat_options.append(_WINS[seat])
         if held >= 2 and not player.ready and not instant and ruleset.may_kong(state, seat, tile):
             if not (ruleset.pass_pung_restriction and tile in player.passed_pungs):
                 seat_options.append(_PONGS[seat])
@@ -434,11 +444,11 @@ def _claim_options(
 
 def _best_claim_win(
     state: HandState, seat: int, tile: int, discarder: int, *, instant: bool, completes: bool | None = None
-) -> WinContext | None:
-    """The win a discard gives ``seat``, if any: an ordinary win on it, or a claim that wins at once
-    (Nanjing 快照 / 三清) — whichever pays the winner more when both are possible. ``completes``: whether
-    the tile completes the hand, when the caller knows."""
-    best: tuple[int, WinContext] | None = None
+) -> ScoredWin | None:
+    """The win a discard gives ``seat``, if any, with its score: an ordinary win on it, or a claim that
+    wins at once (Nanjing 快照 / 三清) — whichever pays the winner more when both are possible.
+    ``completes``: whether the tile completes the hand, when the caller knows."""
+    best: tuple[int, ScoredWin] | None = None
     if completes is None:
         completes = _completes(state, seat, tile)
     kinds = [WinKind.DISCARD] if completes else []
@@ -458,7 +468,7 @@ def _best_claim_win(
         else:
             paid = 0
         if best is None or paid > best[0]:
-            best = (paid, context)
+            best = (paid, (context, verdict.sheet))
     return best[1] if best is not None else None
 
 
@@ -741,12 +751,13 @@ def _discard(state: HandState, seat: int, tile: int, events: list[Event]) -> Non
         state.refused_wins = {}
     else:
         completes = [seat != other and _completes(state, other, tile) for other in range(SEATS)]
-        options = _claim_options(state, seat, tile, completes)
+        wins: dict[int, ScoredWin] = {}
+        options = _claim_options(state, seat, tile, completes, wins)
         refused = not options and any(completes)
         state.refused_wins = _refused_wins(state, seat, tile, completes) if refused else {}
     if options or state.hold_claims:
         state.phase = Phase.CLAIM
-        state.window = ClaimWindow(discarder=seat, tile=tile, options=options)
+        state.window = ClaimWindow(discarder=seat, tile=tile, options=options, wins=wins if options else {})
         return
     _draw(state, next_seat(seat), replacement=False, events=events)
 
@@ -807,11 +818,14 @@ def _resolve_claims(state: HandState, window: ClaimWindow, events: list[Event]) 
     if winners:
         if not state.ruleset.multi_ron:
             winners = winners[:1]
-        results = []
+        results: list[tuple[WinContext, ScoreSheet | None]] = []
         for seat in winners:
-            context = _best_claim_win(state, seat, tile, discarder, instant=_instant(state, seat, tile))
-            assert context is not None
-            results.append(context)
+            # Scored when the window opened; nothing a score depends on has changed since.
+            best = window.wins.get(seat) or _best_claim_win(
+                state, seat, tile, discarder, instant=_instant(state, seat, tile)
+            )
+            assert best is not None
+            results.append(best)
         _finish_wins(state, results, events)
         return
     claimer = next((seat for seat in order if isinstance(window.decisions.get(seat), Pong | Kong)), None)
@@ -922,21 +936,30 @@ def _resolve_rob(state: HandState, window: ClaimWindow, events: list[Event]) -> 
         robbers = robbers[:1]
     events.append(KongRobbed(seat, tile))  # the pung stays a pung; the fourth tile goes to the robber
     contexts = [_claim_context(state, other, tile, seat, WinKind.ROBBED_KONG) for other in robbers]
-    _finish_wins(state, contexts, events)
+    _finish_wins(state, [(context, None) for context in contexts], events)
 
 
 def _win_self_drawn(state: HandState, seat: int, events: list[Event]) -> None:
-    _finish_wins(state, [_self_drawn_context(state, seat)], events)
+    verdict = _judge_self_drawn(state, seat)
+    context = _self_drawn_context(state, seat)
+    _finish_wins(state, [(context, verdict.sheet if verdict.allowed else None)], events)
 
 
-def _finish_wins(state: HandState, contexts: Sequence[WinContext], events: list[Event]) -> None:
-    # Score every winner against the table as it stands, then pay them all.
-    scored = []
-    for context in contexts:
+def _finish_wins(
+    state: HandState, wins: Sequence[tuple[WinContext, ScoreSheet | None]], events: list[Event]
+) -> None:
+    """Pay every win (each scored against the table as it stands, where no score is given) and end
+    the hand."""
+    scored: list[ScoredWin] = []
+    for context, given in wins:
+        if given is not None:
+            scored.append((context, given))
+            continue
         verdict = state.ruleset.judge_win(state, context)
         if not verdict.allowed or verdict.sheet is None:
             raise IllegalAction(verdict.reason or "no win")
         scored.append((context, verdict.sheet))
+    contexts = [context for context, _ in scored]
     for context, sheet in scored:
         transfers = state.ruleset.win_transfers(state, context, sheet)
         state.wins.append(WinResult(context, sheet, tuple(transfers)))

@@ -14,7 +14,7 @@ from typing import Any, Final
 # fields' types of these dataclasses when it builds them.
 from hupai.game.actions import Action
 from hupai.game.events import Event
-from hupai.rules.base import RuleSet, ScoreSheet, Transfer
+from hupai.rules.base import RuleSet, ScoreSheet, Transfer, WinVerdict
 from hupai.tiles import NUM_KINDS
 
 SEATS: Final = 4
@@ -161,10 +161,15 @@ class ClaimWindow:
     options: dict[int, list[Action]]  # eligible seat -> its legal decisions (a pass always among them)
     decisions: dict[int, Action] = field(default_factory=dict)
     robbing: bool = False  # an added kong being robbed rather than a discard
+    # The win each seat offered one was found to have, with its score, when the window opened (the
+    # engine pays it if taken); not compared: the options say the same.
+    wins: dict[int, tuple[WinContext, ScoreSheet]] = field(default_factory=dict, compare=False, repr=False)
 
     def copy(self) -> ClaimWindow:
         options = {seat: list(actions) for seat, actions in self.options.items()}
-        return ClaimWindow(self.discarder, self.tile, options, dict(self.decisions), self.robbing)
+        return ClaimWindow(
+            self.discarder, self.tile, options, dict(self.decisions), self.robbing, dict(self.wins)
+        )
 
 
 @dataclass(slots=True)
@@ -206,6 +211,9 @@ class HandState:
     # The views' record of each seat's public facts, kept while they do not change (hupai.game.view);
     # not part of the state: a copy starts without it.
     view_cache: dict[tuple[int, bool], Any] = field(default_factory=dict, compare=False, repr=False)
+    # The verdict on the seat to play's self-drawn win, while no event has happened since: (number of
+    # events, the win, the verdict) (hupai.game.engine); not part of the state either.
+    turn_win: tuple[int, WinContext, WinVerdict] | None = field(default=None, compare=False, repr=False)
 
     @property
     def live_tiles(self) -> int:
