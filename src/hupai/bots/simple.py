@@ -25,7 +25,16 @@ class RandomBot:
         self.rng = random.Random(seed)
 
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
-        return self.rng.choice(list(legal))
+        # What self.rng.choice(legal) picks, written out (an index drawn by rejection from
+        # getrandbits) so that the compiled build (hupai._native) runs it compiled.
+        size = len(legal)
+        if not size:
+            raise IndexError("no legal action to choose from")
+        bits = size.bit_length()
+        pick = self.rng.getrandbits(bits)
+        while pick >= size:
+            pick = self.rng.getrandbits(bits)
+        return legal[pick]
 
 
 def first_of(legal: Sequence[Action], kind: type) -> Action | None:

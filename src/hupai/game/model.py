@@ -35,7 +35,7 @@ class MeldKind(Enum):
 
     @property
     def is_kong(self) -> bool:
-        return self in _KONGS
+        return self is not MeldKind.PUNG and self is not MeldKind.CHOW
 
     @property
     def size(self) -> int:
@@ -47,9 +47,6 @@ class MeldKind(Enum):
         if self is MeldKind.CHOW:
             return (tile, tile + 1, tile + 2)
         return (tile,) * self.size
-
-
-_KONGS = frozenset({MeldKind.EXPOSED_KONG, MeldKind.ADDED_KONG, MeldKind.CONCEALED_KONG})
 
 
 @dataclass(slots=True)

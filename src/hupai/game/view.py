@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any
 
 from hupai.game.actions import Action, action_from_dict, action_to_dict
 from hupai.game.engine import legal_actions
@@ -235,9 +235,6 @@ class SeatView:
         )
 
 
-_KIND_NAMES: Final = {kind: kind.value for kind in MeldKind}
-
-
 def _sorted_tiles(counts: list[int]) -> tuple[int, ...]:
     # A plain loop: as fast as any other way in pure Python, and three times faster compiled.
     tiles: list[int] = []
@@ -282,7 +279,7 @@ def _public_seat(state: HandState, seat: int, *, shown: bool) -> PublicSeat:
         tuple(player.flowers),
         tuple(
             PublicMeld(
-                _KIND_NAMES[meld.kind],
+                meld.kind._value_,  # not .value, which runs Python code on every access
                 None if meld.kind is MeldKind.CONCEALED_KONG and not shown else meld.tile,
                 meld.feeder,
             )
