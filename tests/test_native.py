@@ -173,3 +173,22 @@ def test_actions_compare_and_hash_as_dataclasses_do() -> None:
             assert (first != second) is not same
     assert Discard(seat=0, tile=1) != (0, 1)
     assert len(set(samples)) == len(samples)
+
+
+def test_both_builds_play_the_same_games() -> None:
+    """Self-play with every bot level in every rule set gives the same results in this process's
+    build and in the pure-Python one (a subprocess with HUPAI_PURE=1)."""
+    code = """
+import json
+from hupai.sim import SimConfig, simulate
+out = {}
+for ruleset in ("nanjing", "nanning", "enshi"):
+    for bots in (("strong", "efficiency", "efficiency", "random"), ("random",) * 4):
+        result = simulate(SimConfig(ruleset=ruleset, bots=bots, hands=16, seed=7))
+        out[ruleset + " " + bots[0]] = result.as_dict()
+print(json.dumps(out, sort_keys=True))
+"""
+    here = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    env = {**os.environ, _native.PURE_ENV: "1"}
+    pure = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert here.stdout == pure.stdout
