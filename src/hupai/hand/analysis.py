@@ -328,9 +328,14 @@ def is_win(counts: Sequence[int], *, jokers: int = 0) -> bool:
     c = WIN_SUIT.get(tuple(counts[18:27]))
     if c is None:
         return False
+    whole = a + b + c + z
     if len(counts) != NUM_KINDS:
         _check_shape(counts, 0, None, waiting=False)
-    return _complete(a + b + c + z, counts)
+    # As _complete, inlined: a function call is a fifth of this path's time in pure Python.
+    standard = whole & (tables.NOT_EVEN - 1)
+    if standard <= _MOST_SETS + 1 and standard & 7 == 1:
+        return True
+    return whole < tables.NOT_EVEN and sum(counts) == _MAX_TILES
 
 
 def _complete(whole: int, counts: Sequence[int]) -> bool:
