@@ -193,3 +193,19 @@ def test_strong_values_two_nanning_waits_above_the_same_copies_of_one() -> None:
     model = WAIT_MODELS["nanning"]
     assert model.value(12, 2) + model.value(27, 2) > model.value(13, 4)
     assert model.value(27, 2) > model.value(13, 2) > model.value(13, 1) > model.value(13, 0) == 0.0
+
+
+def test_the_random_bot_picks_what_random_choice_picks() -> None:
+    """RandomBot draws its pick as random.Random.choice does, so seeds keep their games."""
+    import random
+
+    from hupai.bots import RandomBot
+    from hupai.game import new_hand, view
+    from hupai.rules import load_ruleset
+
+    seen = view(new_hand(load_ruleset("nanjing"), seed=1), 0)
+    for seed in range(50):
+        bot, reference = RandomBot(seed), random.Random(seed)
+        for size in range(1, 40):
+            legal = [Pass(seat=seat % 4) for seat in range(size)]
+            assert bot.choose(seen, legal) is reference.choice(legal)

@@ -205,3 +205,63 @@ def test_full_view_only_after_the_hand_and_spectators_see_no_hand() -> None:
     assert opened.hands is not None
     assert [len(hand) for hand in opened.hands] == [player.concealed_count for player in state.seats]
     assert SeatView.from_dict(opened.as_dict()) == opened
+
+
+def _containers(state: HandState) -> list[object]:
+    """Every mutable container and record a hand state holds (a copy must share none of them)."""
+    found: list[object] = [state.wall, state.seats, state.events, state.replacement_chain, state.wins]
+    found += [state.transfers, state.declare_pending, state.actions, state.refused_wins]
+    for player in state.seats:
+        found += [player, player.counts, player.flowers, player.melds, player.discards]
+        found += [player.discard_claimed, player.discarded_kinds, player.passed_pungs, player.laid]
+        found += player.melds
+    if state.window is not None:
+        found += [state.window, state.window.options, state.window.decisions]
+        found += list(state.window.options.values())
+    return found
+
+
+@pytest.mark.parametrize("preset", ["nanjing", "nanning", "enshi"])
+def test_a_copy_is_equal_and_independent(preset: str) -> None:
+    """HandState.copy(): equal in every field, sharing no mutable part; playing on the copy leaves the
+    original as it was."""
+    from hupai.game.engine import held_open, release_claims
+
+    ruleset = load_ruleset(preset)
+    rng = random.Random(f"copy {preset}")
+    for number in range(24):
+        match = Match(ruleset, seed=number)
+        state = match.start_hand()
+        state.hold_claims = number % 2 == 1  # a live table's held windows
+        steps = 0
+        while state.phase is not Phase.ENDED:
+            if held_open(state):
+                release_claims(state)
+                continue
+            if steps % 3 == 0:
+                twin = state.copy()
+                assert twin == state
+                shared = {id(part) for part in _containers(state)} & {id(part) for part in _containers(twin)}
+                assert not shared
+                if steps % 9 == 0:
+                    before = state.copy()
+                    while twin.phase is not Phase.ENDED:  # play the copy on to its end
+                        if held_open(twin):
+                            release_claims(twin)
+                            continue
+                        step(twin, rng.choice(legal_actions(twin, acting_seat(twin))))
+                    assert state == before
+            step(state, choose(rng, state, legal_actions(state, acting_seat(state))))
+            steps += 1
+
+
+def test_the_engines_shuffle_is_pythons() -> None:
+    """A seed deals what random.shuffle gives (records written before keep their deals)."""
+    from hupai.game.engine import shuffle
+
+    for seed in range(200):
+        size = 1 + seed % 150
+        ours, theirs = list(range(size)), list(range(size))
+        shuffle(ours, random.Random(seed))
+        random.Random(seed).shuffle(theirs)
+        assert ours == theirs

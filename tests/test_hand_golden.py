@@ -55,3 +55,19 @@ def test_golden_agrees_with_reference(records: list[dict[str, Any]]) -> None:
     assert sum(tally.values()) >= len(records)
     explained = sum(count for line, count in tally.items() if "differ" in line)
     assert explained < len(records) // 3
+
+
+def test_both_ways_of_reading_a_hand_agree(records: list[dict[str, Any]]) -> None:
+    """hupai.hand.analysis reads a hand's parts by tuples (pure Python) or packed integers (the compiled
+    build): both ways, whichever build runs, give the golden values and the same vectors."""
+    from hupai.hand import analysis
+
+    analysis._fill_packed_tables()
+    for record in records:
+        counts = parse_counts(record["hand"])
+        # A tuple always goes the tuple way; the packed functions are called directly.
+        assert analysis._hand_vector_packed(counts) == analysis._hand_vector(tuple(counts)), record
+        if "win" in record and not record["jokers"]:
+            assert analysis._is_win_packed(counts) == is_win(tuple(counts)) == record["win"], record
+            assert analysis._is_win_packed([*counts[:33], 5]) is False
+    assert analysis._hand_vector_packed([5, *[0] * 33]) is None

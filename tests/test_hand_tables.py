@@ -8,8 +8,8 @@ from hupai.hand import tables
 
 
 def test_shipped_table_is_complete_and_matches_the_programme() -> None:
-    vectors, ids = tables._shipped_table()
-    assert len(ids) == 5**tables.SUIT_SIZE
+    vectors, numbers = tables._shipped_table()
+    assert len(numbers) == 2 * 5**tables.SUIT_SIZE  # two bytes per configuration
     assert len(vectors) == 383
     rng = random.Random(7)
     checked = 0
@@ -24,3 +24,18 @@ def test_shipped_table_is_complete_and_matches_the_programme() -> None:
 def test_configurations_beyond_the_table_are_computed() -> None:
     config = (4, 4, 4, 3, 0, 0, 0, 0, 0)  # 15 tiles: never in a hand, still answered
     assert tables.suit_distance_vector(config) == tables.distance_vector(config, runs=True)
+
+
+def test_the_compiled_builds_reading_of_the_shipped_table() -> None:
+    numbers, interned = tables.shipped_suit_ids()
+    assert len(interned) == 383
+    rng = random.Random(8)
+    for _ in range(200):
+        config = tuple(rng.choice((0, 0, 1, 1, 2, 3, 4)) for _ in range(tables.SUIT_SIZE))
+        index = 2 * sum(count * 5**kind for kind, count in enumerate(config))
+        number = numbers[index] | numbers[index + 1] << 8
+        if sum(config) > 14:
+            assert number == 0xFFFF
+        else:
+            vector = tables.VECTORS[interned[number]]
+            assert vector[: tables.TILES_INDEX + 1] == tables.suit_distance_vector(config)

@@ -16,7 +16,7 @@ from rich.markup import escape
 from rich.progress import Progress, ProgressColumn
 from rich.table import Table
 
-from hupai import __version__
+from hupai import __build__, __version__
 from hupai.game.fairness import FairDealError, fingerprint
 from hupai.game.match import HandResult
 from hupai.game.record import (
@@ -766,7 +766,7 @@ def _root(
     version: Annotated[bool, typer.Option("--version", help="Print the version and exit.")] = False,
 ) -> None:
     if version:
-        console.print(f"hupai {__version__}")
+        console.print(f"hupai {__version__} ({__build__} core)")
         raise typer.Exit()
 
 

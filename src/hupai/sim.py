@@ -21,12 +21,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hupai.bots import Bot, make_bot, trustee_action
-from hupai.game.engine import legal_actions, shuffled_deal, step
+from hupai.bots import Bot, make_bot
+from hupai.bots.selfplay import acting_seat, play
+from hupai.game.engine import shuffled_deal
 from hupai.game.match import Match
-from hupai.game.model import SEATS, HandState, Phase
+from hupai.game.model import SEATS, HandState
 from hupai.game.record import record_from_match, write_record
-from hupai.game.view import view
 from hupai.rules import load_ruleset
 
 __all__ = [
@@ -36,6 +36,7 @@ __all__ = [
     "InvariantError",
     "SimConfig",
     "SimResult",
+    "acting_seat",
     "play_hand",
     "seatings",
     "simulate",
@@ -228,32 +229,12 @@ def lineup(config: SimConfig) -> list[str]:
     return list(config.bots)
 
 
-def acting_seat(state: HandState) -> int:
-    if state.phase is Phase.TURN:
-        return state.turn
-    window = state.window
-    assert window is not None
-    return next(seat for seat in sorted(window.options) if seat not in window.decisions)
-
-
 def play_hand(state: HandState, players: Sequence[Bot], *, check: bool = True) -> tuple[int, list[int]]:
     """Play a dealt hand to its end; returns the steps taken and, per seat, illegal answers replaced."""
-    full_set = Counter(state.ruleset.tile_set()) if check else None
-    errors = [0] * SEATS
-    steps = 0
-    while state.phase is not Phase.ENDED:
-        seat = acting_seat(state)
-        legal = legal_actions(state, seat)
-        seen = view(state, seat)
-        action = players[seat].choose(seen, legal)
-        if action not in legal:
-            errors[seat] += 1
-            action = trustee_action(seen, legal)
-        step(state, action)
-        steps += 1
-        if full_set is not None:
-            _check(state, full_set)
-    return steps, errors
+    if not check:
+        return play(state, players)
+    full_set = Counter(state.ruleset.tile_set())
+    return play(state, players, after_step=lambda after: _check(after, full_set))
 
 
 def _check(state: HandState, full_set: Counter[int]) -> None:

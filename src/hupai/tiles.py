@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from enum import Enum
-from typing import Literal
+from typing import Final, Literal
 
 __all__ = [
     "FLOWERS",
@@ -60,13 +60,13 @@ __all__ = [
 
 Language = Literal["zh", "en"]
 
-NUM_KINDS = 34
+NUM_KINDS: Final = 34
 """Playable kinds: three suits of nine and seven honours. Counts vectors have this length."""
-NUM_TILES = 42
+NUM_TILES: Final = 42
 """Kinds plus the eight flowers."""
 KINDS = range(NUM_KINDS)
 FLOWERS = range(NUM_KINDS, NUM_TILES)
-COPIES = 4
+COPIES: Final = 4
 """Copies of each kind in a set; each flower exists once."""
 
 

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
 from hupai.game.actions import Action, DeclareReady, Discard, Pass, Win
 from hupai.game.view import SeatView
@@ -59,9 +60,9 @@ def ting_action(view: SeatView, legal: Sequence[Action]) -> Action | None:
 class TrusteeBot:
     """托管 as a player, for seats nobody is playing."""
 
-    name = "trustee"
-    zh = "托管"
-    en = "Auto-play"
+    name: ClassVar[str] = "trustee"
+    zh: ClassVar[str] = "托管"
+    en: ClassVar[str] = "Auto-play"
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed

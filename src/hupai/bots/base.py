@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import ClassVar, Protocol
 
 from hupai.game.actions import Action
 from hupai.game.model import MeldKind
@@ -16,9 +16,9 @@ COPIES = 4
 class Bot(Protocol):
     """A player: ``choose`` returns one of ``legal`` (never anything else)."""
 
-    name: str
-    zh: str
-    en: str
+    name: ClassVar[str]
+    zh: ClassVar[str]
+    en: ClassVar[str]
 
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action: ...
 

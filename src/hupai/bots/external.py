@@ -7,7 +7,7 @@ import shlex
 import subprocess
 import threading
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from hupai.bots.autoplay import trustee_action
 from hupai.game.actions import Action, ActionParseError, action_from_dict, action_to_dict
@@ -20,9 +20,9 @@ class ExternalBot:
     """Runs a command and asks it for each decision. A silent, slow or wrong answer is replaced by
     托管 play for that decision (the bot is not punished further); ``failures`` counts them."""
 
-    name = "external"
-    zh = "外部"
-    en = "External"
+    name: ClassVar[str] = "external"
+    zh: ClassVar[str] = "外部"
+    en: ClassVar[str] = "External"
 
     def __init__(self, command: str, *, timeout: float = 10.0) -> None:
         self.command = command

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import ClassVar
 
 from hupai.bots.base import natural_counts, unseen_from
 from hupai.game.actions import Action, Chow, DeclareReady, Discard, Kong, Lay, Pass, Pong, Win
@@ -16,15 +17,24 @@ from hupai.hand.efficiency import accepting_tiles
 class RandomBot:
     """随机: picks uniformly among the legal actions (the reference for speed and strength)."""
 
-    name = "random"
-    zh = "随机"
-    en = "Random"
+    name: ClassVar[str] = "random"
+    zh: ClassVar[str] = "随机"
+    en: ClassVar[str] = "Random"
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
 
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
-        return self.rng.choice(list(legal))
+        # What self.rng.choice(legal) picks, written out (an index drawn by rejection from
+        # getrandbits) so that the compiled build (hupai._native) runs it compiled.
+        size = len(legal)
+        if not size:
+            raise IndexError("no legal action to choose from")
+        bits = size.bit_length()
+        pick = self.rng.getrandbits(bits)
+        while pick >= size:
+            pick = self.rng.getrandbits(bits)
+        return legal[pick]
 
 
 def first_of(legal: Sequence[Action], kind: type) -> Action | None:
@@ -58,9 +68,9 @@ class EfficiencyBot:
     fewest tiles to go and the most helping tiles, and claims a pung or kong only if it brings the
     hand closer (a kong: no further)."""
 
-    name = "efficiency"
-    zh = "牌效"
-    en = "Efficiency"
+    name: ClassVar[str] = "efficiency"
+    zh: ClassVar[str] = "牌效"
+    en: ClassVar[str] = "Efficiency"
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)

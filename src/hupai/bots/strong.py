@@ -89,9 +89,9 @@ def worth(model: WaitModel | None, kind: int, copies: int) -> float:
 class StrongBot:
     """高手: see the module docstring."""
 
-    name = "strong"
-    zh = "高手"
-    en = "Strong"
+    name: ClassVar[str] = "strong"
+    zh: ClassVar[str] = "高手"
+    en: ClassVar[str] = "Strong"
 
     # Weights, tuned by self-play against ``efficiency`` (hupai simulate): shanten dominates (a
     # step nearer roughly doubles the chance to win); helping tiles break ties, two steps ahead when

@@ -4,6 +4,11 @@ Each maps to the record format's ``act`` (ARCHITECTURE.md): ``discard`` (with ``
 ``kong`` (``tile`` for a concealed or added kong on one's own turn; none when claiming a discard),
 ``hu``, ``pass``, ``ready`` (报听); in Enshi also ``chow`` (with the run's lowest ``tile``) and ``lay``
 (a 痞子 or 赖子 laid out of the hand, with its ``tile``).
+
+Each class gives its ``act`` by a property, not a class attribute: in the compiled build
+(:mod:`hupai._native`) a dataclass's class attribute would become one of its fields. Each spells out
+its ``__eq__`` and ``__hash__`` (the ones dataclass writes, same meaning), which that build compiles:
+legal actions are compared all the time.
 """
 
 from __future__ import annotations
@@ -36,13 +41,35 @@ class ActionParseError(ValueError):
 class Discard:
     seat: int
     tile: int
-    act = "discard"
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Discard:
+            return NotImplemented
+        return self.seat == other.seat and self.tile == other.tile
+
+    def __hash__(self) -> int:
+        return hash((self.seat, self.tile))
+
+    @property
+    def act(self) -> str:
+        return "discard"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Pong:
     seat: int
-    act = "pong"
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Pong:
+            return NotImplemented
+        return self.seat == other.seat
+
+    def __hash__(self) -> int:
+        return hash((self.seat,))
+
+    @property
+    def act(self) -> str:
+        return "pong"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -51,7 +78,18 @@ class Kong:
 
     seat: int
     tile: int | None = None
-    act = "kong"
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Kong:
+            return NotImplemented
+        return self.seat == other.seat and self.tile == other.tile
+
+    def __hash__(self) -> int:
+        return hash((self.seat, self.tile))
+
+    @property
+    def act(self) -> str:
+        return "kong"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -59,13 +97,35 @@ class Win:
     """胡: on one's own draw, on a discard, on a kong being added (抢杠), or a Nanjing instant win."""
 
     seat: int
-    act = "hu"
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Win:
+            return NotImplemented
+        return self.seat == other.seat
+
+    def __hash__(self) -> int:
+        return hash((self.seat,))
+
+    @property
+    def act(self) -> str:
+        return "hu"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Pass:
     seat: int
-    act = "pass"
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Pass:
+            return NotImplemented
+        return self.seat == other.seat
+
+    def __hash__(self) -> int:
+        return hash((self.seat,))
+
+    @property
+    def act(self) -> str:
+        return "pass"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -73,7 +133,18 @@ class DeclareReady:
     """报听: lock the hand (draw and discard only) for the earthly-hand bonus."""
 
     seat: int
-    act = "ready"
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not DeclareReady:
+            return NotImplemented
+        return self.seat == other.seat
+
+    def __hash__(self) -> int:
+        return hash((self.seat,))
+
+    @property
+    def act(self) -> str:
+        return "ready"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -82,7 +153,18 @@ class Chow:
 
     seat: int
     tile: int
-    act = "chow"
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Chow:
+            return NotImplemented
+        return self.seat == other.seat and self.tile == other.tile
+
+    def __hash__(self) -> int:
+        return hash((self.seat, self.tile))
+
+    @property
+    def act(self) -> str:
+        return "chow"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -91,7 +173,18 @@ class Lay:
 
     seat: int
     tile: int
-    act = "lay"
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Lay:
+            return NotImplemented
+        return self.seat == other.seat and self.tile == other.tile
+
+    def __hash__(self) -> int:
+        return hash((self.seat, self.tile))
+
+    @property
+    def act(self) -> str:
+        return "lay"
 
 
 Action = Discard | Pong | Kong | Win | Pass | DeclareReady | Chow | Lay

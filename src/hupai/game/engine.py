@@ -14,6 +14,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
+from itertools import compress
+from typing import Final
 
 from hupai.game.actions import Action, Chow, DeclareReady, Discard, Kong, Lay, Pass, Pong, Win
 from hupai.game.events import (
@@ -52,8 +54,11 @@ from hupai.game.model import (
     next_seat,
 )
 from hupai.hand import waits
-from hupai.rules.base import RuleSet, Transfer, WinVerdict
+from hupai.rules.base import RuleSet, ScoreSheet, Transfer, WinVerdict
 from hupai.tiles import NUM_KINDS, format_tiles, tile_name
+
+ScoredWin = tuple[WinContext, ScoreSheet]
+"""A win and its score."""
 
 __all__ = [
     "IllegalAction",
@@ -68,10 +73,22 @@ __all__ = [
     "win_refusal",
 ]
 
-DEALER_TILES = 14
-HAND_TILES = 13
-# Actions are immutable values: the common ones are made once and shared.
-_DISCARDS = tuple(tuple(Discard(seat=seat, tile=kind) for kind in range(NUM_KINDS)) for seat in range(SEATS))
+DEALER_TILES: Final = 14
+HAND_TILES: Final = 13
+# Actions are immutable values: the engine offers ones made once and shared.
+_DISCARDS: Final = tuple(
+    tuple(Discard(seat=seat, tile=kind) for kind in range(NUM_KINDS)) for seat in range(SEATS)
+)
+_OWN_KONGS: Final = tuple(
+    tuple(Kong(seat=seat, tile=kind) for kind in range(NUM_KINDS)) for seat in range(SEATS)
+)
+_LAYS: Final = tuple(tuple(Lay(seat=seat, tile=kind) for kind in range(NUM_KINDS)) for seat in range(SEATS))
+_CHOWS: Final = tuple(tuple(Chow(seat=seat, tile=kind) for kind in range(NUM_KINDS)) for seat in range(SEATS))
+_WINS: Final = tuple(Win(seat=seat) for seat in range(SEATS))
+_PASSES: Final = tuple(Pass(seat=seat) for seat in range(SEATS))
+_PONGS: Final = tuple(Pong(seat=seat) for seat in range(SEATS))
+_CLAIM_KONGS: Final = tuple(Kong(seat=seat) for seat in range(SEATS))
+_READY: Final = tuple(DeclareReady(seat=seat) for seat in range(SEATS))
 
 
 class IllegalAction(ValueError):
@@ -85,10 +102,24 @@ class InvalidDeal(ValueError):
 # --- starting a hand -----------------------------------------------------------------------
 
 
+def shuffle(tiles: list[int], rng: random.Random) -> None:
+    """Shuffle ``tiles`` in place exactly as ``rng.shuffle`` does (Fisher-Yates, each index drawn by
+    rejection from ``getrandbits``), written out so that the compiled build runs it compiled and a
+    seed deals the same hand whatever Python's own shuffle becomes."""
+    getrandbits = rng.getrandbits
+    for last in range(len(tiles) - 1, 0, -1):
+        size = last + 1
+        bits = size.bit_length()
+        pick = getrandbits(bits)
+        while pick >= size:
+            pick = getrandbits(bits)
+        tiles[last], tiles[pick] = tiles[pick], tiles[last]
+
+
 def shuffled_deal(ruleset: RuleSet, dealer: int, seed: int) -> tuple[list[list[int]], list[int]]:
     """The deal and wall a seed gives: shuffle the set, 14 to the dealer, 13 each in turn order."""
     tiles = ruleset.tile_set()
-    random.Random(seed).shuffle(tiles)
+    shuffle(tiles, random.Random(seed))
     return deal_in_order(dealer, tiles)
 
 
@@ -175,7 +206,7 @@ def new_hand(
     state.replacement_chain.clear()  # opening replacements are not a 杠开
     if ruleset.ready_declaration:
         options: dict[int, list[Action]] = {
-            seat: [DeclareReady(seat=seat), Pass(seat=seat)]
+            seat: [_READY[seat], _PASSES[seat]]
             for seat in range(SEATS)
             if seat != dealer and waits(seats[seat].counts)
         }
@@ -192,8 +223,12 @@ def _check_deal(ruleset: RuleSet, dealer: int, deal: Sequence[Sequence[int]], wa
         expected = DEALER_TILES if seat == dealer else HAND_TILES
         if len(tiles) != expected:
             raise InvalidDeal(f"seat {seat} is dealt {len(tiles)} tiles; it should have {expected}")
-    given = Counter(tile for tiles in deal for tile in tiles)
-    given.update(wall)
+    every = [tile for hand in deal for tile in hand]
+    every.extend(wall)
+    every.sort()
+    if every == sorted(ruleset.tile_set()):
+        return
+    given = Counter(every)
     expected_set = Counter(ruleset.tile_set())
     if given != expected_set:
         missing = expected_set - given
@@ -286,33 +321,35 @@ def legal_actions(state: HandState, seat: int) -> list[Action]:
 def _turn_actions(state: HandState, seat: int) -> list[Action]:
     player = state.seats[seat]
     ruleset = state.ruleset
+    counts = player.counts
     wild = state.pizi is not None  # Enshi: 痞子 and 赖子 leave the hand only by laying
-    lays = [Lay(seat=seat, tile=kind) for kind in ruleset.layable(state, seat)] if wild else []
+    lays: list[Action] = [_LAYS[seat][kind] for kind in ruleset.layable(state, seat)] if wild else []
     if lays and ruleset.must_lay(state, seat):
-        return list(lays)
+        return lays
     actions: list[Action] = []
     if _may_win_on_turn(state) and _complete(state, seat) and _judge_self_drawn(state, seat).allowed:
-        actions.append(Win(seat=seat))
+        actions.append(_WINS[seat])
+    discards = _DISCARDS[seat]
     if player.ready and player.drawn is not None:
-        actions.append(Discard(seat=seat, tile=player.drawn))
+        actions.append(discards[player.drawn])
+    elif wild:  # only the 痞子 and 赖子 kinds can be refused as discards
+        allowed = list(compress(discards, counts))
+        for kind in (state.pizi, state.laizi):
+            if kind is not None and counts[kind] and not ruleset.may_discard(state, seat, kind):
+                allowed.remove(discards[kind])
+        actions.extend(allowed)
     else:
-        counts = player.counts
-        discards = _DISCARDS[seat]
-        held = [kind for kind in range(NUM_KINDS) if counts[kind]]
-        if wild:  # only the 痞子 and 赖子 kinds can be refused as discards
-            special = (state.pizi, state.laizi)
-            held = [k for k in held if k not in special or not ruleset.discard_refusal(state, seat, k)]
-        actions.extend(discards[kind] for kind in held)
+        actions.extend(compress(discards, counts))  # one discard per kind held
     if state.live_tiles > 0:
-        kongs = [kind for kind in range(NUM_KINDS) if player.counts[kind] == 4]
-        kongs += [
-            meld.tile for meld in player.melds if meld.kind is MeldKind.PUNG and player.counts[meld.tile]
-        ]
-        if player.ready:
-            kongs = [kind for kind in kongs if ruleset.ready_kong_allowed(state, seat, kind)]
-        if wild:
-            kongs = [kind for kind in kongs if ruleset.may_kong(state, seat, kind)]
-        actions.extend(Kong(seat=seat, tile=kind) for kind in kongs)
+        kongs = [kind for kind in range(NUM_KINDS) if counts[kind] == 4] if 4 in counts else []
+        kongs += [meld.tile for meld in player.melds if meld.kind is MeldKind.PUNG and counts[meld.tile]]
+        if kongs:
+            if player.ready:
+                kongs = [kind for kind in kongs if ruleset.ready_kong_allowed(state, seat, kind)]
+            if wild:
+                kongs = [kind for kind in kongs if ruleset.may_kong(state, seat, kind)]
+            own_kongs = _OWN_KONGS[seat]
+            actions.extend(own_kongs[kind] for kind in kongs)
     actions.extend(lays)
     return actions
 
@@ -332,7 +369,15 @@ def _is_first_turn(state: HandState) -> bool:
 
 
 def _judge_self_drawn(state: HandState, seat: int) -> WinVerdict:
-    return state.ruleset.judge_win(state, _self_drawn_context(state, seat))
+    """The verdict on a self-drawn win now, remembered until the next event: listing the legal actions
+    scores a complete hand, and the win itself, if taken, is that score."""
+    context = _self_drawn_context(state, seat)
+    remembered = state.turn_win
+    if remembered is not None and remembered[0] == len(state.events) and remembered[1] == context:
+        return remembered[2]
+    verdict = state.ruleset.judge_win(state, context)
+    state.turn_win = (len(state.events), context, verdict)
+    return verdict
 
 
 def _self_drawn_context(state: HandState, seat: int) -> WinContext:
@@ -370,7 +415,11 @@ def _claim_context(state: HandState, seat: int, tile: int, discarder: int, kind:
     )
 
 
-def _claim_options(state: HandState, discarder: int, tile: int) -> dict[int, list[Action]]:
+def _claim_options(
+    state: HandState, discarder: int, tile: int, completes: Sequence[bool], wins: dict[int, ScoredWin]
+) -> dict[int, list[Action]]:
+    """Each seat's decisions on a discard; ``completes[seat]``: whether the tile completes its hand.
+    The win each seat is offered goes into ``wins``."""
     ruleset = state.ruleset
     options: dict[int, list[Action]] = {}
     for offset in range(1, SEATS):
@@ -380,28 +429,35 @@ def _claim_options(state: HandState, discarder: int, tile: int) -> dict[int, lis
         seat_options: list[Action] = []
         may_win = not (ruleset.pass_win_restriction and player.passed_win)
         instant = _instant(state, seat, tile)
-        if may_win and _best_claim_win(state, seat, tile, discarder, instant=instant) is not None:
-            seat_options.append(Win(seat=seat))
+        if may_win and (instant or completes[seat]):
+            best = _best_claim_win(state, seat, tile, discarder, instant=instant, completes=completes[seat])
+            if best is not None:
+                wins[seat] = best
+                seat_options.append(_WINS[seat])
         if held >= 2 and not player.ready and not instant and ruleset.may_kong(state, seat, tile):
             if not (ruleset.pass_pung_restriction and tile in player.passed_pungs):
-                seat_options.append(Pong(seat=seat))
+                seat_options.append(_PONGS[seat])
             if held == 3 and state.live_tiles > 0:
-                seat_options.append(Kong(seat=seat))
+                seat_options.append(_CLAIM_KONGS[seat])
         if ruleset.chow and offset == 1 and not player.ready and not instant:
-            seat_options.extend(Chow(seat=seat, tile=low) for low in ruleset.chow_options(state, seat, tile))
+            chows = _CHOWS[seat]
+            seat_options.extend(chows[low] for low in ruleset.chow_options(state, seat, tile))
         if seat_options:
-            seat_options.append(Pass(seat=seat))
+            seat_options.append(_PASSES[seat])
             options[seat] = seat_options
     return options
 
 
 def _best_claim_win(
-    state: HandState, seat: int, tile: int, discarder: int, *, instant: bool
-) -> WinContext | None:
-    """The win a discard gives ``seat``, if any: an ordinary win on it, or a claim that wins at once
-    (Nanjing 快照 / 三清) — whichever pays the winner more when both are possible."""
-    best: tuple[int, WinContext] | None = None
-    kinds = [WinKind.DISCARD] if _completes(state, seat, tile) else []
+    state: HandState, seat: int, tile: int, discarder: int, *, instant: bool, completes: bool | None = None
+) -> ScoredWin | None:
+    """The win a discard gives ``seat``, if any, with its score: an ordinary win on it, or a claim that
+    wins at once (Nanjing 快照 / 三清) — whichever pays the winner more when both are possible.
+    ``completes``: whether the tile completes the hand, when the caller knows."""
+    best: tuple[int, ScoredWin] | None = None
+    if completes is None:
+        completes = _completes(state, seat, tile)
+    kinds = [WinKind.DISCARD] if completes else []
     if instant:
         kinds.append(WinKind.INSTANT)
     for kind in kinds:
@@ -418,7 +474,7 @@ def _best_claim_win(
         else:
             paid = 0
         if best is None or paid > best[0]:
-            best = (paid, context)
+            best = (paid, (context, verdict.sheet))
     return best[1] if best is not None else None
 
 
@@ -461,12 +517,17 @@ def _plainly_legal(state: HandState, action: Action) -> bool:
         options = window.options.get(action.seat)
         return options is not None and action.seat not in window.decisions and action in options
     if isinstance(action, Discard) and state.phase is Phase.TURN and action.seat == state.turn:
-        if state.pizi is not None:
-            return False  # 痞子/赖子 rules: check against the full list
         player = state.seats[action.seat]
         if not 0 <= action.tile < NUM_KINDS or not player.counts[action.tile]:
             return False
-        return not player.ready or action.tile == player.drawn
+        if player.ready:
+            return action.tile == player.drawn
+        if state.pizi is not None:  # 痞子/赖子: a lay may come first, and they are not discarded
+            ruleset = state.ruleset
+            return not ruleset.must_lay(state, action.seat) and ruleset.may_discard(
+                state, action.seat, action.tile
+            )
+        return True
     return False
 
 
@@ -693,11 +754,18 @@ def _discard(state: HandState, seat: int, tile: int, events: list[Event]) -> Non
         state.follow_chain = None  # a completed run of four starts afresh
     # A 痞子/赖子 let go at the end of the wall (Enshi) is no discard anyone may take.
     wild = state.pizi is not None and tile in (state.pizi, state.laizi)
-    options = {} if wild else _claim_options(state, seat, tile)
-    state.refused_wins = {} if options or wild else _refused_wins(state, seat, tile)
+    if wild:
+        options: dict[int, list[Action]] = {}
+        state.refused_wins = {}
+    else:
+        completes = [seat != other and _completes(state, other, tile) for other in range(SEATS)]
+        wins: dict[int, ScoredWin] = {}
+        options = _claim_options(state, seat, tile, completes, wins)
+        refused = not options and any(completes)
+        state.refused_wins = _refused_wins(state, seat, tile, completes) if refused else {}
     if options or state.hold_claims:
         state.phase = Phase.CLAIM
-        state.window = ClaimWindow(discarder=seat, tile=tile, options=options)
+        state.window = ClaimWindow(discarder=seat, tile=tile, options=options, wins=wins if options else {})
         return
     _draw(state, next_seat(seat), replacement=False, events=events)
 
@@ -725,13 +793,13 @@ def release_claims(state: HandState) -> list[Event]:
     return events
 
 
-def _refused_wins(state: HandState, discarder: int, tile: int) -> dict[int, str]:
-    """Seats whose hands ``tile`` completes but who may not win on it, with the rules' reasons — kept
-    so each can be told why (play moves on at once when nobody may claim)."""
+def _refused_wins(state: HandState, discarder: int, tile: int, completes: Sequence[bool]) -> dict[int, str]:
+    """Seats whose hands ``tile`` completes (``completes[seat]``) but who may not win on it, with the
+    rules' reasons — kept so each can be told why (play moves on at once when nobody may claim)."""
     refused: dict[int, str] = {}
     for offset in range(1, SEATS):
         seat = next_seat(discarder, offset)
-        if _completes(state, seat, tile):
+        if completes[seat]:
             reason = _win_refusal(state, seat, tile, claim=True, discarder=discarder)
             if reason:
                 refused[seat] = reason
@@ -758,11 +826,14 @@ def _resolve_claims(state: HandState, window: ClaimWindow, events: list[Event]) 
     if winners:
         if not state.ruleset.multi_ron:
             winners = winners[:1]
-        results = []
+        results: list[tuple[WinContext, ScoreSheet | None]] = []
         for seat in winners:
-            context = _best_claim_win(state, seat, tile, discarder, instant=_instant(state, seat, tile))
-            assert context is not None
-            results.append(context)
+            # Scored when the window opened; nothing a score depends on has changed since.
+            best = window.wins.get(seat) or _best_claim_win(
+                state, seat, tile, discarder, instant=_instant(state, seat, tile)
+            )
+            assert best is not None
+            results.append(best)
         _finish_wins(state, results, events)
         return
     claimer = next((seat for seat in order if isinstance(window.decisions.get(seat), Pong | Kong)), None)
@@ -832,7 +903,7 @@ def _own_kong(state: HandState, seat: int, tile: int, events: list[Event]) -> No
         if _completes(state, other, tile):
             context = _claim_context(state, other, tile, seat, WinKind.ROBBED_KONG)
             if state.ruleset.judge_win(state, context).allowed:
-                robbers[other] = [Win(seat=other), Pass(seat=other)]
+                robbers[other] = [_WINS[other], _PASSES[other]]
     if robbers or state.hold_claims:
         events.append(KongAdded(seat, tile, completed=False))
         state.phase = Phase.ROB
@@ -873,21 +944,30 @@ def _resolve_rob(state: HandState, window: ClaimWindow, events: list[Event]) -> 
         robbers = robbers[:1]
     events.append(KongRobbed(seat, tile))  # the pung stays a pung; the fourth tile goes to the robber
     contexts = [_claim_context(state, other, tile, seat, WinKind.ROBBED_KONG) for other in robbers]
-    _finish_wins(state, contexts, events)
+    _finish_wins(state, [(context, None) for context in contexts], events)
 
 
 def _win_self_drawn(state: HandState, seat: int, events: list[Event]) -> None:
-    _finish_wins(state, [_self_drawn_context(state, seat)], events)
+    verdict = _judge_self_drawn(state, seat)
+    context = _self_drawn_context(state, seat)
+    _finish_wins(state, [(context, verdict.sheet if verdict.allowed else None)], events)
 
 
-def _finish_wins(state: HandState, contexts: Sequence[WinContext], events: list[Event]) -> None:
-    # Score every winner against the table as it stands, then pay them all.
-    scored = []
-    for context in contexts:
+def _finish_wins(
+    state: HandState, wins: Sequence[tuple[WinContext, ScoreSheet | None]], events: list[Event]
+) -> None:
+    """Pay every win (each scored against the table as it stands, where no score is given) and end
+    the hand."""
+    scored: list[ScoredWin] = []
+    for context, given in wins:
+        if given is not None:
+            scored.append((context, given))
+            continue
         verdict = state.ruleset.judge_win(state, context)
         if not verdict.allowed or verdict.sheet is None:
             raise IllegalAction(verdict.reason or "no win")
         scored.append((context, verdict.sheet))
+    contexts = [context for context, _ in scored]
     for context, sheet in scored:
         transfers = state.ruleset.win_transfers(state, context, sheet)
         state.wins.append(WinResult(context, sheet, tuple(transfers)))

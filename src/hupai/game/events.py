@@ -2,7 +2,10 @@
 
 Events carry every detail; :func:`redact` blanks what a given seat may not see (another seat's
 dealt or drawn tiles) and :func:`visible_to` drops what it may not know of at all (another seat's
-pass) before anything leaves the core. ``None`` in a tile field means hidden.
+pass) before anything leaves the core. ``None`` in a tile field means hidden. Each class gives its
+``name`` by a property, not a class attribute: in the compiled build (:mod:`hupai._native`) a
+dataclass's class attribute would become one of its fields. The events of every turn spell out their
+``__init__``, which that build compiles (the one dataclass writes runs interpreted).
 """
 
 from __future__ import annotations
@@ -43,7 +46,10 @@ class HandStarted:
     dealer: int
     multiplier: int
     wall_size: int
-    name = "hand_started"
+
+    @property
+    def name(self) -> str:
+        return "hand_started"
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +57,10 @@ class TilesDealt:
     seat: int
     tiles: tuple[int, ...] | None  # None when hidden from the viewer
     count: int
-    name = "tiles_dealt"
+
+    @property
+    def name(self) -> str:
+        return "tiles_dealt"
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +69,14 @@ class FlowerRevealed:
 
     seat: int
     flower: int
-    name = "flower_revealed"
+
+    def __init__(self, seat: int, flower: int) -> None:
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "flower", flower)
+
+    @property
+    def name(self) -> str:
+        return "flower_revealed"
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,20 +84,41 @@ class TileDrawn:
     seat: int
     tile: int | None  # None when hidden from the viewer
     replacement: bool  # from the back of the wall (after a flower or a kong)
-    name = "tile_drawn"
+
+    def __init__(self, seat: int, tile: int | None, replacement: bool) -> None:
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "tile", tile)
+        object.__setattr__(self, "replacement", replacement)
+
+    @property
+    def name(self) -> str:
+        return "tile_drawn"
 
 
 @dataclass(frozen=True, slots=True)
 class TileDiscarded:
     seat: int
     tile: int
-    name = "tile_discarded"
+
+    def __init__(self, seat: int, tile: int) -> None:
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "tile", tile)
+
+    @property
+    def name(self) -> str:
+        return "tile_discarded"
 
 
 @dataclass(frozen=True, slots=True)
 class Passed:
     seat: int
-    name = "passed"
+
+    def __init__(self, seat: int) -> None:
+        object.__setattr__(self, "seat", seat)
+
+    @property
+    def name(self) -> str:
+        return "passed"
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +126,10 @@ class Ponged:
     seat: int
     tile: int
     feeder: int
-    name = "ponged"
+
+    @property
+    def name(self) -> str:
+        return "ponged"
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +140,10 @@ class Chowed:
     tile: int
     claimed: int
     feeder: int
-    name = "chowed"
+
+    @property
+    def name(self) -> str:
+        return "chowed"
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +152,10 @@ class PiziRevealed:
 
     pizi: int
     laizi: int
-    name = "pizi_revealed"
+
+    @property
+    def name(self) -> str:
+        return "pizi_revealed"
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +167,16 @@ class TileLaid:
     tile: int
     kind: str  # "pizi" or "laizi"
     multiplier: int
-    name = "tile_laid"
+
+    def __init__(self, seat: int, tile: int, kind: str, multiplier: int) -> None:
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "tile", tile)
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "multiplier", multiplier)
+
+    @property
+    def name(self) -> str:
+        return "tile_laid"
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,7 +186,10 @@ class KongClaimed:
     seat: int
     tile: int
     feeder: int
-    name = "kong_claimed"
+
+    @property
+    def name(self) -> str:
+        return "kong_claimed"
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,27 +199,39 @@ class KongAdded:
     seat: int
     tile: int
     completed: bool
-    name = "kong_added"
+
+    @property
+    def name(self) -> str:
+        return "kong_added"
 
 
 @dataclass(frozen=True, slots=True)
 class ConcealedKongDeclared:
     seat: int
     tile: int | None  # hidden from others where concealed kongs stay face down
-    name = "concealed_kong_declared"
+
+    @property
+    def name(self) -> str:
+        return "concealed_kong_declared"
 
 
 @dataclass(frozen=True, slots=True)
 class KongRobbed:
     seat: int  # the robbed player
     tile: int
-    name = "kong_robbed"
+
+    @property
+    def name(self) -> str:
+        return "kong_robbed"
 
 
 @dataclass(frozen=True, slots=True)
 class ReadyDeclared:
     seat: int
-    name = "ready_declared"
+
+    @property
+    def name(self) -> str:
+        return "ready_declared"
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,7 +242,18 @@ class PaymentMade:
     reason: str
     zh: str
     en: str
-    name = "payment_made"
+
+    def __init__(self, payer: int, payee: int, amount: int, reason: str, zh: str, en: str) -> None:  # noqa: PLR0917 (the dataclass's own signature)
+        object.__setattr__(self, "payer", payer)
+        object.__setattr__(self, "payee", payee)
+        object.__setattr__(self, "amount", amount)
+        object.__setattr__(self, "reason", reason)
+        object.__setattr__(self, "zh", zh)
+        object.__setattr__(self, "en", en)
+
+    @property
+    def name(self) -> str:
+        return "payment_made"
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,7 +265,10 @@ class Won:
     share: int
     items: tuple[dict[str, Any], ...]
     hand: tuple[int, ...]  # the winner's concealed tiles, shown to everyone
-    name = "won"
+
+    @property
+    def name(self) -> str:
+        return "won"
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,7 +277,10 @@ class HandEnded:
     winners: tuple[int, ...]
     deltas: tuple[int, ...]
     hands: tuple[tuple[int, ...], ...] | None  # every concealed hand, opened at the end
-    name = "hand_ended"
+
+    @property
+    def name(self) -> str:
+        return "hand_ended"
 
 
 Event = (

@@ -6,20 +6,19 @@ returns the events it produced. ``HandState.copy()`` gives an independent copy w
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import TYPE_CHECKING
+from typing import Any, Final
 
+# Imported at run time, not only for type checking: the compiled build (hupai._native) reads the
+# fields' types of these dataclasses when it builds them.
+from hupai.game.actions import Action
+from hupai.game.events import Event
 from hupai.game.fairness import FairDeal
+from hupai.rules.base import RuleSet, ScoreSheet, Transfer, WinVerdict
 from hupai.tiles import NUM_KINDS
 
-if TYPE_CHECKING:
-    from hupai.game.actions import Action
-    from hupai.game.events import Event
-    from hupai.rules.base import RuleSet, ScoreSheet, Transfer
-
-SEATS = 4
+SEATS: Final = 4
 
 
 def next_seat(seat: int, steps: int = 1) -> int:
@@ -37,7 +36,7 @@ class MeldKind(Enum):
 
     @property
     def is_kong(self) -> bool:
-        return self in _KONGS
+        return self is not MeldKind.PUNG and self is not MeldKind.CHOW
 
     @property
     def size(self) -> int:
@@ -51,9 +50,6 @@ class MeldKind(Enum):
         return (tile,) * self.size
 
 
-_KONGS = frozenset({MeldKind.EXPOSED_KONG, MeldKind.ADDED_KONG, MeldKind.CONCEALED_KONG})
-
-
 @dataclass(slots=True)
 class Meld:
     """A laid-down set. ``feeder`` is who discarded the claimed tile (None for a concealed kong);
@@ -64,6 +60,9 @@ class Meld:
     feeder: int | None
     order: int
     claimed: int | None = None  # a chow's claimed discard
+
+    def copy(self) -> Meld:
+        return Meld(self.kind, self.tile, self.feeder, self.order, self.claimed)
 
     def as_dict(self) -> dict[str, object]:
         out: dict[str, object] = {"kind": self.kind.value, "tile": self.tile, "from": self.feeder}
@@ -109,6 +108,25 @@ class SeatState:
     def concealed_count(self) -> int:
         return sum(self.counts)
 
+    def copy(self) -> SeatState:
+        """An independent copy (its melds copied too)."""
+        return SeatState(
+            counts=list(self.counts),
+            flowers=list(self.flowers),
+            melds=[meld.copy() for meld in self.melds],
+            discards=list(self.discards),
+            discard_claimed=list(self.discard_claimed),
+            discard_from_draw=list(self.discard_from_draw),
+            discard_order=list(self.discard_order),
+            discarded_kinds=list(self.discarded_kinds),
+            ready=self.ready,
+            passed_win=self.passed_win,
+            passed_pungs=set(self.passed_pungs),
+            drawn=self.drawn,
+            turns=self.turns,
+            laid=list(self.laid),
+        )
+
 
 class WinKind(Enum):
     SELF_DRAWN = "self_drawn"  # 自摸
@@ -147,6 +165,15 @@ class ClaimWindow:
     options: dict[int, list[Action]]  # eligible seat -> its legal decisions (a pass always among them)
     decisions: dict[int, Action] = field(default_factory=dict)
     robbing: bool = False  # an added kong being robbed rather than a discard
+    # The win each seat offered one was found to have, with its score, when the window opened (the
+    # engine pays it if taken); not compared: the options say the same.
+    wins: dict[int, tuple[WinContext, ScoreSheet]] = field(default_factory=dict, compare=False, repr=False)
+
+    def copy(self) -> ClaimWindow:
+        options = {seat: list(actions) for seat, actions in self.options.items()}
+        return ClaimWindow(
+            self.discarder, self.tile, options, dict(self.decisions), self.robbing, dict(self.wins)
+        )
 
 
 @dataclass(slots=True)
@@ -186,6 +213,12 @@ class HandState:
     # Live tables: a discard (or added kong) nobody may claim still opens a window, with no options,
     # until release_claims — so the table looks the same whether or not a seat could claim.
     hold_claims: bool = False
+    # The views' record of each seat's public facts, kept while they do not change (hupai.game.view);
+    # not part of the state: a copy starts without it.
+    view_cache: dict[tuple[int, bool], Any] = field(default_factory=dict, compare=False, repr=False)
+    # The verdict on the seat to play's self-drawn win, while no event has happened since: (number of
+    # events, the win, the verdict) (hupai.game.engine); not part of the state either.
+    turn_win: tuple[int, WinContext, WinVerdict] | None = field(default=None, compare=False, repr=False)
 
     @property
     def live_tiles(self) -> int:
@@ -193,8 +226,43 @@ class HandState:
         return self.back - self.front + 1 - self.ruleset.reserved_tiles
 
     def copy(self) -> HandState:
-        """An independent copy (the rule set, being immutable, is shared)."""
-        return copy.deepcopy(self, memo={id(self.ruleset): self.ruleset})
+        """An independent copy: every list, dict, set and mutable record is new; what is immutable (the
+        rule set, events, actions, wins, payments, tuples) is shared."""
+        window = self.window
+        return HandState(
+            ruleset=self.ruleset,
+            dealer=self.dealer,
+            wall=list(self.wall),
+            front=self.front,
+            back=self.back,
+            seats=[seat.copy() for seat in self.seats],
+            phase=self.phase,
+            turn=self.turn,
+            multiplier=self.multiplier,
+            events=list(self.events),
+            window=None if window is None else window.copy(),
+            draw_source=self.draw_source,
+            replacement_chain=list(self.replacement_chain),
+            claims_made=self.claims_made,
+            discards_made=self.discards_made,
+            follow_chain=self.follow_chain,
+            wins=list(self.wins),
+            transfers=list(self.transfers),
+            penalties=self.penalties,
+            flower_kongs=self.flower_kongs,
+            declare_pending=dict(self.declare_pending),
+            outcome=self.outcome,
+            pending_kong=self.pending_kong,
+            actions=list(self.actions),
+            deal=self.deal,
+            fair=self.fair,
+            last_drawer=self.last_drawer,
+            previous_winner=self.previous_winner,
+            pizi=self.pizi,
+            refused_wins=dict(self.refused_wins),
+            laizi=self.laizi,
+            hold_claims=self.hold_claims,
+        )
 
     def deltas(self) -> list[int]:
         totals = [0] * SEATS

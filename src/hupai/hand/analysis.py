@@ -23,6 +23,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from hupai.hand import tables
 from hupai.hand.tables import (
@@ -48,8 +49,58 @@ __all__ = [
     "waits",
 ]
 
-_MAX_TILES = 14
-_MOST_SETS = 4 * tables.SETS_UNIT
+_MAX_TILES: Final = 14
+_MOST_SETS: Final = 4 * tables.SETS_UNIT
+
+# Two ways to read a part of the counts, one for each build (hupai._native), with the same tables and
+# results. Pure Python looks a part up by the tuple of its counts: slicing and hashing a tuple are
+# single C calls there. Compiled (mypyc), a loop over the counts packing them into one small integer,
+# three bits a kind, is several times faster than building the tuple, and so is looking it up.
+# Tests run both ways in both builds.
+_PACKED: Final = not __file__.endswith((".py", ".pyc"))
+_BITS: Final = 3
+_COPIES: Final = tables.COPIES
+_NOT_SHIPPED: Final = 0xFFFF
+
+
+def pack(config: Sequence[int]) -> int:
+    """A part's counts (each 0-4) as one integer, three bits a kind."""
+    key = 0
+    for shift, count in enumerate(config):
+        key |= count << (_BITS * shift)
+    return key
+
+
+def _pack(counts: list[int], start: int, stop: int) -> int:
+    """``counts[start:stop]`` packed, or -1 when a count is not 0-4 (the tuple way then says why)."""
+    key = 0
+    shift = 0
+    for index in range(start, stop):
+        count = counts[index]
+        if count < 0 or count > _COPIES:
+            return -1
+        key |= count << shift
+        shift += _BITS
+    return key
+
+
+# Filled only where the packed way is used (or a test asks for it): the win tables packed, and the
+# vector ids of honours (by packed counts) and of suits beyond the shipped table (by base-5 index),
+# remembered, like the tuple tables, on first sight.
+_WIN_SUIT_PACKED: Final[dict[int, int]] = {}
+_WIN_HONOURS_PACKED: Final[dict[int, int]] = {}
+_SUIT_IDS_PACKED: Final[dict[int, int]] = {}
+_HONOUR_IDS_PACKED: Final[dict[int, int]] = {}
+
+
+def _fill_packed_tables() -> None:
+    if not _WIN_SUIT_PACKED:
+        _WIN_SUIT_PACKED.update((pack(config), value) for config, value in WIN_SUIT.items())
+        _WIN_HONOURS_PACKED.update((pack(config), value) for config, value in WIN_HONOURS.items())
+
+
+if _PACKED:
+    _fill_packed_tables()
 
 
 class HandSizeError(ValueError):
@@ -78,8 +129,84 @@ def _check_shape(counts: Sequence[int], jokers: int, melds: int | None, *, waiti
         raise HandSizeError(f"{total} concealed tiles go with {implied} melds, not {melds}")
 
 
+# The shipped suit table (hupai.hand.tables), loaded on first use by the packed way: every suit
+# configuration's vector, read by its base-5 index without hashing, and never missing.
+_SHIPPED: Final[list[bytes]] = []
+_SHIPPED_IDS: Final[list[int]] = []
+
+
+def _shipped() -> bytes:
+    if not _SHIPPED:
+        numbers, interned = tables.shipped_suit_ids()
+        _SHIPPED_IDS.extend(interned)
+        _SHIPPED.append(numbers)
+    return _SHIPPED[0]
+
+
+def _suit_id_packed(counts: list[int], start: int, numbers: bytes) -> int:
+    """The vector id of the suit ``counts[start:start + 9]`` (-1 when a count is not 0-4)."""
+    index = 0
+    for kind in range(start + 8, start - 1, -1):
+        count = counts[kind]
+        if count < 0 or count > _COPIES:
+            return -1
+        index = index * 5 + count
+    if numbers:
+        number = numbers[2 * index] | numbers[2 * index + 1] << 8
+        if number != _NOT_SHIPPED:
+            return _SHIPPED_IDS[number]
+    found = _SUIT_IDS_PACKED.get(index)  # more than 14 tiles, or no shipped table
+    if found is None:
+        found = _SUIT_IDS_PACKED[index] = tables.suit_vector_id(tuple(counts[start : start + 9]))
+    return found
+
+
+def _part_ids_packed(counts: list[int]) -> tuple[int, int, int, int] | None:
+    """The vector ids of the four parts, the packed way (None when a count is not 0-4)."""
+    numbers = _shipped()
+    a = _suit_id_packed(counts, 0, numbers)
+    if a < 0:
+        return None
+    b = _suit_id_packed(counts, 9, numbers)
+    if b < 0:
+        return None
+    c = _suit_id_packed(counts, 18, numbers)
+    if c < 0:
+        return None
+    key = _pack(counts, 27, 34)
+    z = _HONOUR_IDS_PACKED.get(key)
+    if z is None:
+        if key < 0:
+            return None
+        z = _HONOUR_IDS_PACKED[key] = tables.honour_vector_id(tuple(counts[27:34]))
+    return a, b, c, z
+
+
+def _hand_vector_packed(counts: list[int]) -> tuple[int, ...] | None:
+    """:func:`_hand_vector` the packed way (None when a count is not 0-4)."""
+    ids = _part_ids_packed(counts)
+    if ids is None:
+        return None
+    a, b, c, z = ids
+    combined = tables.COMBINED
+    ab = combined.get(a << 24 | b)
+    if ab is None:
+        ab = tables.combine(a, b)
+    abc = combined.get(ab << 24 | c)
+    if abc is None:
+        abc = tables.combine(ab, c)
+    whole = combined.get(abc << 24 | z)
+    if whole is None:
+        whole = tables.combine(abc, z)
+    return VECTORS[whole]
+
+
 def _hand_vector(counts: Sequence[int]) -> tuple[int, ...]:
     """The combined distance vector of the whole hand (see :mod:`hupai.hand.tables`)."""
+    if _PACKED and isinstance(counts, list) and len(counts) == NUM_KINDS:
+        vector = _hand_vector_packed(counts)
+        if vector is not None:
+            return vector
     suit_ids = SUIT_VECTOR_IDS
     config = tuple(counts[0:9])
     a = suit_ids.get(config)
@@ -125,16 +252,20 @@ def shanten(counts: Sequence[int], *, melds: int | None = None, jokers: int = 0)
     """
     if jokers or melds is not None:
         return _shanten(counts, _hand_vector(counts), melds, jokers)
-    # The lookups of _hand_vector without its fill-on-miss steps: this is the hottest call of every
-    # bot, and subscripts are cheaper than .get. A part or pair never seen goes the long way once.
-    suit_ids = SUIT_VECTOR_IDS
-    combined = tables.COMBINED
-    try:
-        ab = combined[suit_ids[tuple(counts[0:9])] << 24 | suit_ids[tuple(counts[9:18])]]
-        abc = combined[ab << 24 | suit_ids[tuple(counts[18:27])]]
-        vector = VECTORS[combined[abc << 24 | HONOUR_VECTOR_IDS[tuple(counts[27:34])]]]
-    except KeyError:
+    if _PACKED:
         vector = _hand_vector(counts)
+    else:
+        # The lookups of _hand_vector without its fill-on-miss steps: this is the hottest call of
+        # every bot, and subscripts are cheaper than .get. A part or pair never seen goes the long
+        # way once.
+        suit_ids = SUIT_VECTOR_IDS
+        combined = tables.COMBINED
+        try:
+            ab = combined[suit_ids[tuple(counts[0:9])] << 24 | suit_ids[tuple(counts[9:18])]]
+            abc = combined[ab << 24 | suit_ids[tuple(counts[18:27])]]
+            vector = VECTORS[combined[abc << 24 | HONOUR_VECTOR_IDS[tuple(counts[27:34])]]]
+        except KeyError:
+            vector = _hand_vector(counts)
     if 13 <= vector[TILES_INDEX] <= _MAX_TILES and len(counts) == NUM_KINDS:
         return vector[FULL_HAND_INDEX]
     return _shanten(counts, vector, melds, jokers)
@@ -182,6 +313,8 @@ def is_win(counts: Sequence[int], *, jokers: int = 0) -> bool:
     """
     if jokers:
         return _is_win_with_jokers(counts, jokers)
+    if _PACKED and isinstance(counts, list) and len(counts) == NUM_KINDS:
+        return _is_win_packed(counts)
     # Honours first: a stray honour is the commonest reason a hand is not complete.
     z = WIN_HONOURS.get(tuple(counts[27:34]))
     if z is None:
@@ -198,12 +331,38 @@ def is_win(counts: Sequence[int], *, jokers: int = 0) -> bool:
     whole = a + b + c + z
     if len(counts) != NUM_KINDS:
         _check_shape(counts, 0, None, waiting=False)
+    # As _complete, inlined: a function call is a fifth of this path's time in pure Python.
+    standard = whole & (tables.NOT_EVEN - 1)
+    if standard <= _MOST_SETS + 1 and standard & 7 == 1:
+        return True
+    return whole < tables.NOT_EVEN and sum(counts) == _MAX_TILES
+
+
+def _complete(whole: int, counts: Sequence[int]) -> bool:
+    """Whether a hand whose four parts are in the win tables, with these values added, is complete."""
     # Each standard part adds 8 per set and 1 per pair: one pair and at most four sets in all.
     standard = whole & (tables.NOT_EVEN - 1)
     if standard <= _MOST_SETS + 1 and standard & 7 == 1:
         return True
     # Every part all pairs: seven pairs when there are fourteen tiles.
     return whole < tables.NOT_EVEN and sum(counts) == _MAX_TILES
+
+
+def _is_win_packed(counts: list[int]) -> bool:
+    """:func:`is_win` without jokers, the packed way (a hand of 34 counts)."""
+    z = _WIN_HONOURS_PACKED.get(_pack(counts, 27, 34))
+    if z is None:
+        return False
+    a = _WIN_SUIT_PACKED.get(_pack(counts, 0, 9))
+    if a is None:
+        return False
+    b = _WIN_SUIT_PACKED.get(_pack(counts, 9, 18))
+    if b is None:
+        return False
+    c = _WIN_SUIT_PACKED.get(_pack(counts, 18, 27))
+    if c is None:
+        return False
+    return _complete(a + b + c + z, counts)
 
 
 def _is_win_with_jokers(counts: Sequence[int], jokers: int) -> bool:

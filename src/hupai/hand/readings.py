@@ -65,6 +65,21 @@ class Group:
     tile: int
     wild: tuple[int, ...] = ()
 
+    # Spelled out (the same as dataclass writes them), so that the compiled build (hupai._native)
+    # compiles them: readings are made, compared and hashed by the hundred for each scored win.
+    def __init__(self, kind: GroupKind, tile: int, wild: tuple[int, ...] = ()) -> None:
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "tile", tile)
+        object.__setattr__(self, "wild", wild)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Group:
+            return NotImplemented
+        return self.kind is other.kind and self.tile == other.tile and self.wild == other.wild
+
+    def __hash__(self) -> int:
+        return hash((self.kind._value_, self.tile, self.wild))
+
     @property
     def tiles(self) -> tuple[int, ...]:
         """The tiles the group stands for, wildcards included as what they represent."""
@@ -87,6 +102,10 @@ class Reading:
 
     form: Form
     groups: tuple[Group, ...]
+
+    def __init__(self, form: Form, groups: tuple[Group, ...]) -> None:
+        object.__setattr__(self, "form", form)
+        object.__setattr__(self, "groups", groups)
 
     @property
     def pair(self) -> Group | None:
@@ -165,11 +184,11 @@ def decompositions(counts: Sequence[int], *, jokers: int = 0) -> list[Reading]:
 
 def _group_order(group: Group) -> tuple[int, int, tuple[int, ...], str]:
     # The pair first, then sets by tile.
-    return (0 if group.kind is GroupKind.PAIR else 1, group.tile, group.wild, group.kind.value)
+    return (0 if group.kind is GroupKind.PAIR else 1, group.tile, group.wild, group.kind._value_)
 
 
 def _reading_order(groups: tuple[Group, ...]) -> list[tuple[int, int, tuple[int, ...], str]]:
-    return [(len(group.wild), group.tile, group.wild, group.kind.value) for group in groups]
+    return [(len(group.wild), group.tile, group.wild, group.kind._value_) for group in groups]
 
 
 def _fits(represented: list[int], tiles: Sequence[int]) -> bool:

@@ -28,17 +28,16 @@ few tens of milliseconds).
 from __future__ import annotations
 
 import struct
-import sys
 import zlib
-from array import array
 from functools import cache
 from importlib import resources
 from itertools import combinations_with_replacement, product
+from typing import Final
 
-SUIT_SIZE = 9
-HONOUR_SIZE = 7
-MAX_SETS = 4
-COPIES = 4
+SUIT_SIZE: Final = 9
+HONOUR_SIZE: Final = 7
+MAX_SETS: Final = 4
+COPIES: Final = 4
 
 Config = tuple[int, ...]
 """The counts of one part: 9 entries for a suit, 7 for the honours."""
@@ -46,10 +45,10 @@ Vector = tuple[int, ...]
 """Distance to (m sets, h pairs) at index 2*m + h for m in 0..4, h in 0..1; then the number of pairs
 the part offers towards seven pairs (a four of a kind is two), then the number of tiles in the part."""
 
-DISTANCES = 2 * (MAX_SETS + 1)
-PAIRS_INDEX = DISTANCES
-TILES_INDEX = DISTANCES + 1
-FULL_HAND_INDEX = DISTANCES + 2
+DISTANCES: Final = 2 * (MAX_SETS + 1)
+PAIRS_INDEX: Final = DISTANCES
+TILES_INDEX: Final = DISTANCES + 1
+FULL_HAND_INDEX: Final = DISTANCES + 2
 """Derived when a vector is interned: the shanten of a concealed hand of 13 or 14 tiles with this
 vector (the better of four sets and a pair, and seven pairs), so the hot path reads one entry."""
 
@@ -67,7 +66,7 @@ def check_part(config: Config, size: int) -> None:
             raise PartError(f"a tile count of {count!r}: each kind has 0 to {COPIES} copies")
 
 
-SETS_UNIT = 8
+SETS_UNIT: Final = 8
 """Complete parts map to ``SETS_UNIT * sets + pairs``, so that adding the values of the four parts of a
 hand gives its sets and pairs at once (pairs stay below 8)."""
 
@@ -97,12 +96,12 @@ def _complete_configs(size: int, *, runs: bool) -> dict[Config, int]:
     return complete
 
 
-COMPLETE_SUIT = _complete_configs(SUIT_SIZE, runs=True)
-COMPLETE_HONOURS = _complete_configs(HONOUR_SIZE, runs=False)
+COMPLETE_SUIT: Final = _complete_configs(SUIT_SIZE, runs=True)
+COMPLETE_HONOURS: Final = _complete_configs(HONOUR_SIZE, runs=False)
 
-NOT_STANDARD = 1 << 10
+NOT_STANDARD: Final = 1 << 10
 """Added to a win-table value when the part is not sets and a pair (four parts stay below 1 << 16)."""
-NOT_EVEN = 1 << 16
+NOT_EVEN: Final = 1 << 16
 """Added to a win-table value when some kind of the part has an odd count (no seven pairs)."""
 
 
@@ -120,10 +119,10 @@ def _win_table(complete: dict[Config, int], size: int) -> dict[Config, int]:
     return table
 
 
-WIN_SUIT = _win_table(COMPLETE_SUIT, SUIT_SIZE)
-WIN_HONOURS = _win_table(COMPLETE_HONOURS, HONOUR_SIZE)
+WIN_SUIT: Final = _win_table(COMPLETE_SUIT, SUIT_SIZE)
+WIN_HONOURS: Final = _win_table(COMPLETE_HONOURS, HONOUR_SIZE)
 
-_INFINITY = 99
+_INFINITY: Final = 99
 
 
 State = tuple[int, int, int, int]
@@ -178,49 +177,60 @@ def dp_finish(states: dict[State, int], config: Config) -> Vector:
 
 # The whole suit table, built once by tools/make_suit_table.py and shipped as package data: a miss
 # in the per-configuration memo below then costs one array read instead of the programme.
-_SHIPPED_MISSING = 0xFFFF
-_POWERS = tuple(5**kind for kind in range(SUIT_SIZE))
+_SHIPPED_MISSING: Final = 0xFFFF
+_POWERS: Final = tuple(5**kind for kind in range(SUIT_SIZE))
 
 
 @cache
-def _shipped_table() -> tuple[list[Vector], array[int]]:
-    """The shipped table, read on first need (empty when the file is missing or damaged)."""
+def _shipped_table() -> tuple[list[Vector], bytes]:
+    """The shipped table, read on first need: its vectors, and for every base-5 index of a suit
+    configuration its vector's number, two little-endian bytes (both empty when the file is missing
+    or damaged)."""
     vectors: list[Vector] = []
-    ids: array[int] = array("H")
     try:
         data = zlib.decompress((resources.files("hupai.hand") / "suit_table.bin").read_bytes())
     except (OSError, zlib.error):
         data = b""
-    if data.startswith(b"HPST1"):
-        count, length = struct.unpack_from("<HH", data, 5)
-        start = 9
-        for number in range(count):
-            vectors.append(tuple(data[start + number * length : start + (number + 1) * length]))
-        ids.frombytes(data[start + count * length :])
-        if sys.byteorder != "little":
-            ids.byteswap()
-    return vectors, ids
+    if not data.startswith(b"HPST1"):
+        return [], b""
+    count, length = struct.unpack_from("<HH", data, 5)
+    start = 9
+    for number in range(count):
+        vectors.append(tuple(data[start + number * length : start + (number + 1) * length]))
+    numbers = data[start + count * length :]
+    if len(numbers) != 2 * 5**SUIT_SIZE:
+        return [], b""
+    return vectors, numbers
 
 
 def suit_distance_vector(config: Config) -> Vector:
     """A suit's vector: from the shipped table when it holds the configuration, else computed."""
-    vectors, ids = _shipped_table()
-    if len(ids) == 5**SUIT_SIZE:
-        found = ids[sum(count * power for count, power in zip(config, _POWERS, strict=True))]
+    vectors, numbers = _shipped_table()
+    if numbers:
+        index = 2 * sum(count * power for count, power in zip(config, _POWERS, strict=True))
+        found = numbers[index] | numbers[index + 1] << 8
         if found != _SHIPPED_MISSING:
             vector: Vector = vectors[found]
             return vector
     return distance_vector(config, runs=True)
 
 
+def shipped_suit_ids() -> tuple[bytes, list[int]]:
+    """The shipped table as the compiled build reads it (hupai.hand.analysis): for every base-5 index
+    of a suit configuration its vector's number (two little-endian bytes, 0xFFFF for none), and for
+    each number the vector's interned id. Empty when the file is missing or damaged."""
+    vectors, numbers = _shipped_table()
+    return numbers, [intern_vector(vector) for vector in vectors]
+
+
 # Interned vectors: a part maps to an id, and pairs of ids map to the id of their combination.
-VECTORS: list[Vector] = []
-_VECTOR_IDS: dict[Vector, int] = {}
-SUIT_VECTOR_IDS: dict[Config, int] = {}
-HONOUR_VECTOR_IDS: dict[Config, int] = {}
-COMBINED: dict[int, int] = {}
+VECTORS: Final[list[Vector]] = []
+_VECTOR_IDS: Final[dict[Vector, int]] = {}
+SUIT_VECTOR_IDS: Final[dict[Config, int]] = {}
+HONOUR_VECTOR_IDS: Final[dict[Config, int]] = {}
+COMBINED: Final[dict[int, int]] = {}
 """(id_a << COMBINE_SHIFT | id_b) -> id of the min-plus combination of the two vectors."""
-COMBINE_SHIFT = 24
+COMBINE_SHIFT: Final = 24
 
 
 def intern_vector(vector: Vector) -> int:
@@ -275,8 +285,8 @@ def combine(first: int, second: int) -> int:
     return found
 
 
-SUIT_WAITS: dict[Config, tuple[tuple[int, int], ...]] = {}
-HONOUR_WAITS: dict[Config, tuple[tuple[int, int], ...]] = {}
+SUIT_WAITS: Final[dict[Config, tuple[tuple[int, int], ...]]] = {}
+HONOUR_WAITS: Final[dict[Config, tuple[tuple[int, int], ...]]] = {}
 
 
 def _part_waits(config: Config, complete: dict[Config, int]) -> tuple[tuple[int, int], ...]:

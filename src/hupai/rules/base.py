@@ -84,6 +84,15 @@ class Transfer:
     zh: str
     en: str
 
+    # Spelled out, so that the compiled build (hupai._native) compiles it: payments are frequent.
+    def __init__(self, payer: int, payee: int, amount: int, reason: str, zh: str, en: str) -> None:  # noqa: PLR0917
+        object.__setattr__(self, "payer", payer)
+        object.__setattr__(self, "payee", payee)
+        object.__setattr__(self, "amount", amount)
+        object.__setattr__(self, "reason", reason)
+        object.__setattr__(self, "zh", zh)
+        object.__setattr__(self, "en", en)
+
     def as_dict(self) -> dict[str, Any]:
         return {
             "from": self.payer,
@@ -243,6 +252,11 @@ class RuleSet(ABC):
         """Why ``seat`` may not discard ``tile`` (Enshi: a 痞子/赖子 leaves the hand only by laying);
         "" when it may."""
         return ""
+
+    def may_discard(self, state: HandState, seat: int, tile: int) -> bool:
+        """Whether ``seat`` may discard ``tile`` it holds: :meth:`discard_refusal` without its words
+        (asked while listing the legal actions, so rule sets that refuse discards answer it cheaply)."""
+        return not self.discard_refusal(state, seat, tile)
 
     def chow_options(self, state: HandState, seat: int, tile: int) -> list[int]:
         """The lowest tiles of the runs ``seat`` could make by chowing ``tile`` (only asked when

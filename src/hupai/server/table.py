@@ -494,7 +494,7 @@ class Table:
         for seat in deciding:
             assert self.state is not None
             legal = legal_actions(self.state, seat)
-            if seat in self.ting and ting_action(view(self.state, seat), legal) is None:
+            if seat in self.ting and ting_action(view(self.state, seat, legal=legal), legal) is None:
                 self.ting.discard(seat)  # nothing 听 may do here (e.g. a forced lay): the player decides
             old = self.pending.get(seat)
             automatic = self._automatic(seat)
@@ -531,7 +531,7 @@ class Table:
 
     def _automatic_choice(self, seat: int, legal: list[Action]) -> Action:
         assert self.state is not None
-        seen = view(self.state, seat)
+        seen = view(self.state, seat, legal=legal)
         if seat in self.ting:
             chosen = ting_action(seen, legal)
             if chosen is not None:
@@ -580,7 +580,7 @@ class Table:
                 self.bank[seat] = 0.0
                 self.trustee.add(seat)  # 托管 until the player acts again
                 assert self.state is not None
-                action = trustee_action(view(self.state, seat), pending.legal)
+                action = trustee_action(view(self.state, seat, legal=pending.legal), pending.legal)
             else:
                 action = pending.choice or pending.legal[0]
             await self._apply(action)

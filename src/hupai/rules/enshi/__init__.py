@@ -140,7 +140,7 @@ class EnshiRuleSet(RuleSet):
     def discard_refusal(self, state: HandState, seat: int, tile: int) -> str:
         """A 痞子 or 赖子 leaves the hand only by being laid; at the end of the wall (no lay possible) it
         may be discarded only when nothing else is left to discard (§3.2 item 8)."""
-        if tile not in self._special(state):
+        if self.may_discard(state, seat, tile):
             return ""
         word = "痞子" if tile == state.pizi else "赖子"
         if state.live_tiles > 0:
@@ -148,14 +148,19 @@ class EnshiRuleSet(RuleSet):
                 f"{word}不能打: a {word} ({tile_name(tile)}, {tile_notation(tile)}) leaves the hand only "
                 'by laying it (act "lay")'
             )
-        counts = state.seats[seat].counts
+        return (
+            f"{word}不能打: no lay at the end of the wall, but a {word} is discarded only when "
+            "nothing else is left to discard"
+        )
+
+    def may_discard(self, state: HandState, seat: int, tile: int) -> bool:
         special = self._special(state)
-        if any(count for kind, count in enumerate(counts) if kind not in special):
-            return (
-                f"{word}不能打: no lay at the end of the wall, but a {word} is discarded only when "
-                "nothing else is left to discard"
-            )
-        return ""
+        if tile not in special:
+            return True
+        if state.live_tiles > 0:
+            return False
+        counts = state.seats[seat].counts
+        return not any(count for kind, count in enumerate(counts) if kind not in special)
 
     def chow_options(self, state: HandState, seat: int, tile: int) -> list[int]:
         """The runs ``seat`` can make with ``tile`` from natural tiles; no 痞子 in a run, and a 赖子 only

@@ -52,11 +52,18 @@ def player_multiplier(state: HandState, seat: int, options: EnshiOptions) -> int
     """M(seat) = 2^(痞子 laid) × 4^(赖子 laid) × 2^(exposed kongs) × 4^(concealed kongs) (§6); the
     winner's 杠开 is not in it (it belongs to one win, not to the player)."""
     player = state.seats[seat]
-    if not player.laid and not player.melds:
-        return 1  # the common case, asked for every seat of every view: no items to build
-    product = 1
-    for entry in multiplier_items(state, seat, options):
-        product *= entry.value
+    product = 1  # the product of multiplier_items, without building them: asked for every seat of every view
+    for tile in player.laid:
+        if tile == state.pizi:
+            product *= options.pizi_factor
+        elif tile == state.laizi:
+            product *= options.laizi_factor
+    for meld in player.melds:
+        kind = meld.kind
+        if kind is MeldKind.EXPOSED_KONG or kind is MeldKind.ADDED_KONG:
+            product *= options.exposed_kong_factor
+        elif kind is MeldKind.CONCEALED_KONG:
+            product *= options.concealed_kong_factor
     return product
 
 
@@ -232,15 +239,21 @@ def score(state: HandState, context: WinContext, options: EnshiOptions) -> WinVe
     anyone_laid = any(player.laid for player in state.seats)
     best: tuple[tuple[int, int], ScoreSheet] | None = None
     refused = ""
+    # A reading's score depends only on its kind and on whether it is hard, and the first reading of
+    # the best score is kept: later readings of a kind and hardness already scored change nothing.
+    scored: set[tuple[str, bool]] = set()
     for reading in decompositions(rest, jokers=jokers):
         kind = hand_kind(reading, open_hand=open_hand, self_drawn=self_drawn, options=options)
+        hard = _is_hard(reading, jokers, state.laizi, options)
+        if (kind, hard) in scored:
+            continue
+        scored.add((kind, hard))
         if kind == "pihu" and jokers and options.chuotai_forbidden and not anyone_laid:
             refused = refused or (
                 f"不能戳胎: seat {context.seat} holds a 赖子 and nobody has laid a 痞子 or 赖子 this hand, "
                 "so it may not win a 屁胡 (S003b 10)"
             )
             continue
-        hard = _is_hard(reading, jokers, state.laizi, options)
         items = sheet_items(state, context, kind, hard=hard, options=options)
         share = share_of(items)
         lines = payer_lines(state, context, share, pihu=kind == "pihu", options=options)
