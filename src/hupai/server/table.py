@@ -498,8 +498,12 @@ class Table:
                 self.ting.discard(seat)  # nothing 听 may do here (e.g. a forced lay): the player decides
             old = self.pending.get(seat)
             automatic = self._automatic(seat)
-            if old is not None and (
-                old.answer is not None or (old.legal == legal and old.automatic == automatic)
+            # A prompt stands while its decision does (the same legal actions); a held answer stays
+            # with it, but never outlives it: applied to another decision it would be illegal.
+            if (
+                old is not None
+                and old.legal == legal
+                and (old.answer is not None or old.automatic == automatic)
             ):
                 kept[seat] = old
                 continue
