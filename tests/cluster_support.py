@@ -24,7 +24,7 @@ from sqlalchemy import create_engine, text
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.sync.client import connect as ws_connect
 
-from .server_support import free_port, running_server
+from .server_support import Answers, free_port, randomly, running_server
 
 LEASE_SECONDS = 2.0  # short leases: takeovers within seconds
 RECV_SECONDS = 10.0  # a socket silent this long is given up and opened again (elsewhere)
@@ -184,7 +184,9 @@ class Player(threading.Thread):
         return self.ports[self.turn % len(self.ports)]
 
     def _play(self, connection: Any) -> None:
-        answered: set[int] = set()
+        # Answered per connection: an answer sent just before a connection dropped may be lost, and
+        # the prompt, repeated on the next connection, is answered again.
+        answers = Answers(randomly(self.rng))
         while not self.stop.is_set():
             message = json.loads(connection.recv(timeout=RECV_SECONDS))
             kind = message["type"]
@@ -205,16 +207,5 @@ class Player(threading.Thread):
                 )
                 events[message["from"] :] = []
             events.extend(message["events"])
-            prompt = message.get("prompt")
-            if (
-                self.answer
-                and prompt is not None
-                and not prompt["automatic"]
-                and prompt["seq"] not in answered
-            ):
-                answered.add(prompt["seq"])
-                legal = prompt["legal"]
-                wins = [action for action in legal if action["act"] == "hu"]
-                choice = wins[0] if wins else self.rng.choice(legal)
-                action = {key: value for key, value in choice.items() if key != "seat"}
-                connection.send(json.dumps({"type": "act", "seq": prompt["seq"], "action": action}))
+            if self.answer and (act := answers.act(message)) is not None:
+                connection.send(json.dumps(act))

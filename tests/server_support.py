@@ -130,8 +130,45 @@ def connect(
 def pick(legal: list[Message], rng: random.Random) -> Message:
     """A player who always wins when they can and otherwise plays at random."""
     wins = [action for action in legal if action["act"] == "hu"]
-    choice = wins[0] if wins else rng.choice(legal)
-    return {key: value for key, value in choice.items() if key != "seat"}
+    return without_seat(wins[0] if wins else rng.choice(legal))
+
+
+class Answers:
+    """A seat that answers each of its prompts once. A prompt stays open, and is repeated in every
+    update, until it is answered: a second answer would be ignored (``ignored``) or, worse, taken as
+    the answer to the next prompt in a slow test, so each prompt number is answered once."""
+
+    def __init__(self, choose: Callable[[list[Message]], Message]) -> None:
+        self.choose = choose  # the legal actions offered → the one to play (without its seat)
+        self.answered: set[int] = set()
+
+    def act(self, message: Message) -> Message | None:
+        """The ``act`` message that answers ``message``'s prompt, or None when it has none to answer
+        (no prompt, an automatic one, or one answered already)."""
+        prompt = message.get("prompt") if message.get("type") == "update" else None
+        if not prompt or prompt["automatic"] or prompt["seq"] in self.answered:
+            return None
+        self.answered.add(prompt["seq"])
+        return {"type": "act", "seq": prompt["seq"], "action": self.choose(prompt["legal"])}
+
+
+def randomly(rng: random.Random) -> Callable[[list[Message]], Message]:
+    """Win when possible, otherwise any legal action (:func:`pick`)."""
+    return lambda legal: pick(legal, rng)
+
+
+def passing(legal: list[Message]) -> Message:
+    """Pass when possible, otherwise the last action offered: play moves on without claims."""
+    return without_seat(next((action for action in legal if action["act"] == "pass"), legal[-1]))
+
+
+def winning_or_last(legal: list[Message]) -> Message:
+    """Win when possible, otherwise the last action offered (a pass, or a discard)."""
+    return without_seat(next((action for action in legal if action["act"] == "hu"), legal[-1]))
+
+
+def without_seat(action: Message) -> Message:
+    return {key: value for key, value in action.items() if key != "seat"}
 
 
 def play_socket(
@@ -143,9 +180,8 @@ def play_socket(
     answer: bool = True,
 ) -> list[Message]:
     """Read messages, answering every prompt, until a message of type ``until``; all are returned."""
-    rng = random.Random(seed)
+    answers = Answers(randomly(random.Random(seed)))
     received: list[Message] = []
-    answered: set[int] = set()  # a prompt stays open (and is repeated) until answered: answer it once
     while True:
         message = socket.receive_json()
         received.append(message)
@@ -153,12 +189,8 @@ def play_socket(
             on_message(message)
         if message["type"] == until:
             return received
-        prompt = message.get("prompt")
-        if answer and message["type"] == "update" and prompt is not None and not prompt["automatic"]:
-            if prompt["seq"] in answered:
-                continue
-            answered.add(prompt["seq"])
-            socket.send_json({"type": "act", "seq": prompt["seq"], "action": pick(prompt["legal"], rng)})
+        if answer and (act := answers.act(message)) is not None:
+            socket.send_json(act)
 
 
 class PlayerThread(threading.Thread):

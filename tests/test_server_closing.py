@@ -16,7 +16,17 @@ from starlette.testclient import WebSocketTestSession
 from hupai.server.store import Store
 from hupai.server.table import Table
 
-from .server_support import Message, connect, database, database_urls, guest, new_room, pick, server
+from .server_support import (
+    Answers,
+    Message,
+    connect,
+    database,
+    database_urls,
+    guest,
+    new_room,
+    randomly,
+    server,
+)
 
 
 @pytest.fixture(params=database_urls())
@@ -38,17 +48,13 @@ async def fail_later(*_args: Any, **_kwargs: Any) -> Any:
 
 def until_closed(socket: WebSocketTestSession, *, play: bool = False) -> Message:
     """Read (answering prompts when ``play``) until a `room` message says the room is closed."""
-    rng = random.Random(1)
-    answered: set[int] = set()
+    answers = Answers(randomly(random.Random(1)))
     for _ in range(5000):
         message: Message = socket.receive_json()
         if message["type"] == "room" and message["room"]["status"] == "closed":
             return message
-        prompt: Message = message.get("prompt") or {}
-        owed = play and message["type"] == "update" and prompt and not prompt["automatic"]
-        if owed and prompt["seq"] not in answered:
-            answered.add(prompt["seq"])
-            socket.send_json({"type": "act", "seq": prompt["seq"], "action": pick(prompt["legal"], rng)})
+        if play and (act := answers.act(message)) is not None:
+            socket.send_json(act)
     raise AssertionError("the room was never closed")
 
 

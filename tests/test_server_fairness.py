@@ -35,6 +35,7 @@ from hupai.server.store import AlreadyContributed, DealClosed, Store
 from hupai.tiles import parse_tiles
 
 from .server_support import (
+    Answers,
     Message,
     call,
     connect,
@@ -43,7 +44,8 @@ from .server_support import (
     free_port,
     guest,
     new_room,
-    pick,
+    passing,
+    randomly,
     running_server,
     server,
 )
@@ -78,7 +80,7 @@ def play_fairly(
     """Answer every prompt and contribute a fresh random value (kept in ``values``) to every hand
     announced, until a message of type ``until``."""
     received: list[Message] = []
-    answered: set[int] = set()
+    answers = Answers(randomly(rng))
     while True:
         message = socket.receive_json()
         received.append(message)
@@ -87,15 +89,8 @@ def play_fairly(
         if message["type"] == "deal_commitment" and message["hand"] not in values:
             values[message["hand"]] = secrets.token_hex(32)
             socket.send_json({"type": "entropy", "hand": message["hand"], "value": values[message["hand"]]})
-        prompt = message.get("prompt")
-        if (
-            message["type"] == "update"
-            and prompt
-            and not prompt["automatic"]
-            and prompt["seq"] not in answered
-        ):
-            answered.add(prompt["seq"])
-            socket.send_json({"type": "act", "seq": prompt["seq"], "action": pick(prompt["legal"], rng)})
+        if (act := answers.act(message)) is not None:
+            socket.send_json(act)
 
 
 def room_secret(client: TestClient, number: str) -> str:
@@ -357,15 +352,10 @@ def test_a_killed_server_deals_the_same_wall_from_the_stored_contributions(url: 
             next_update(connection, lambda m: m["type"] == "deal_commitment")
             connection.send(json.dumps({"type": "entropy", "hand": 0, "value": mine}))
             first = next_update(connection, lambda m: m["type"] == "update")
-            message, answered = first, set[int]()
-            while len(answered) < 5:  # a few moves of the hand are stored
-                prompt = message.get("prompt")
-                if prompt and not prompt["automatic"] and prompt["seq"] not in answered:
-                    answered.add(prompt["seq"])
-                    legal = prompt["legal"]
-                    choice = next((action for action in legal if action["act"] == "pass"), legal[-1])
-                    action = {key: value for key, value in choice.items() if key != "seat"}
-                    connection.send(json.dumps({"type": "act", "seq": prompt["seq"], "action": action}))
+            message, answers = first, Answers(passing)
+            while len(answers.answered) < 5:  # a few moves of the hand are stored
+                if (act := answers.act(message)) is not None:
+                    connection.send(json.dumps(act))
                 message = next_update(connection, lambda m: m["type"] in ("update", "hand_end"))
                 assert message["type"] != "hand_end"
         os.killpg(process.pid, signal.SIGKILL)

@@ -15,7 +15,16 @@ from websockets.sync.client import connect as ws_connect
 
 from hupai.game.record import read_record, replay
 
-from .server_support import call, database, database_urls, free_port, running_server
+from .server_support import (
+    Answers,
+    call,
+    database,
+    database_urls,
+    free_port,
+    passing,
+    running_server,
+    winning_or_last,
+)
 
 RECV_SECONDS = 40  # a silent table is a failure; the slack is for a loaded CI machine
 
@@ -49,19 +58,13 @@ def test_a_killed_server_resumes_every_table_from_storage(url: str) -> None:
         call(port, f"/api/rooms/{number}/start", {}, token)
         socket_url = f"ws://127.0.0.1:{port}/api/rooms/{number}/ws?token={token}"
         events: dict[int, list[dict[str, Any]]] = {}
-        answered: set[int] = set()
+        answers = Answers(passing)
         with ws_connect(socket_url) as connection:
             for _ in range(6):
-                message = next_prompt(connection, answered, events)
-                answered.add(message["prompt"]["seq"])
-                legal = message["prompt"]["legal"]
-                choice = next((action for action in legal if action["act"] == "pass"), legal[-1])
-                connection.send(
-                    json.dumps(
-                        {"type": "act", "seq": message["prompt"]["seq"], "action": without_seat(choice)}
-                    )
-                )
-            before = next_prompt(connection, answered, events)  # the table waits for this seat now
+                act = answers.act(next_prompt(connection, answers.answered, events))
+                assert act is not None  # the prompt returned is one not answered yet
+                connection.send(json.dumps(act))
+            before = next_prompt(connection, answers.answered, events)  # the table waits for this seat now
         os.killpg(process.pid, signal.SIGKILL)  # no goodbye: whatever was not stored is lost
         process.wait(timeout=10)
 
@@ -82,24 +85,11 @@ def test_a_killed_server_resumes_every_table_from_storage(url: str) -> None:
         assert len(record["hands"]) == 4
 
 
-def without_seat(action: dict[str, Any]) -> dict[str, Any]:
-    return {key: value for key, value in action.items() if key != "seat"}
-
-
 def play_out(connection: ClientConnection, message: dict[str, Any]) -> dict[str, Any]:
-    answered: set[int] = set()
+    answers = Answers(winning_or_last)
     while message["type"] != "match_end":
-        prompt = message.get("prompt")
-        if (
-            message["type"] == "update"
-            and prompt
-            and not prompt["automatic"]
-            and prompt["seq"] not in answered
-        ):
-            answered.add(prompt["seq"])
-            wins = [action for action in prompt["legal"] if action["act"] == "hu"]
-            choice = wins[0] if wins else prompt["legal"][-1]
-            connection.send(json.dumps({"type": "act", "seq": prompt["seq"], "action": without_seat(choice)}))
+        if (act := answers.act(message)) is not None:
+            connection.send(json.dumps(act))
         message = json.loads(connection.recv(timeout=RECV_SECONDS))
         assert message["type"] not in ("error", "ignored"), message
     return message
