@@ -39,3 +39,25 @@ def test_the_compiled_builds_reading_of_the_shipped_table() -> None:
         else:
             vector = tables.VECTORS[interned[number]]
             assert vector[: tables.TILES_INDEX + 1] == tables.suit_distance_vector(config)
+
+
+def test_the_class_tables_combine_parts_as_the_vectors_do() -> None:
+    """Every hand size without wildcards: the class tables' shanten (the compiled build's way) is the
+    one the combined vectors give."""
+    from hupai.hand import analysis
+
+    built = tables.build_class_tables()
+    assert (built.suits, built.honours) == (126, 55)
+    assert len(built.pair) == 126**2 and max(built.triple) < 180 and len(built.final) == 180 * 55 * 5
+    rng = random.Random(9)
+    for size in (1, 2, 4, 5, 7, 8, 10, 11, 13, 14):
+        for _ in range(300):
+            counts = [0] * 34
+            for tile in rng.sample(range(136), size):
+                counts[tile // 4] += 1
+            assert analysis._shanten_by_classes(counts) == analysis.shanten(tuple(counts)), counts
+
+
+def test_honour_keys_count_the_kinds_by_copies() -> None:
+    assert tables.honour_key((0, 0, 0, 0, 0, 0, 0)) == 0
+    assert tables.honour_key((1, 0, 2, 2, 3, 4, 1)) == 2 | 2 << 3 | 1 << 6 | 1 << 9
