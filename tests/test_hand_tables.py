@@ -46,7 +46,7 @@ def test_the_class_tables_combine_parts_as_the_vectors_do() -> None:
     one the combined vectors give."""
     from hupai.hand import analysis
 
-    built = tables.build_class_tables()
+    built = tables.build_class_tables(*tables._shipped_table())
     assert (built.suits, built.honours) == (126, 55)
     assert len(built.pair) == 126**2 and max(built.triple) < 180 and len(built.final) == 180 * 55 * 5
     rng = random.Random(9)
@@ -61,3 +61,19 @@ def test_the_class_tables_combine_parts_as_the_vectors_do() -> None:
 def test_honour_keys_count_the_kinds_by_copies() -> None:
     assert tables.honour_key((0, 0, 0, 0, 0, 0, 0)) == 0
     assert tables.honour_key((1, 0, 2, 2, 3, 4, 1)) == 2 | 2 << 3 | 1 << 6 | 1 << 9
+
+
+def test_the_shipped_class_tables_are_the_ones_built_from_the_suit_table() -> None:
+    vectors, numbers = tables._shipped_table()
+    built = tables.build_class_tables(vectors, numbers)
+    suit_file = tables._suit_table_file()
+    shipped = tables.decode_class_tables(tables._package_file("class_tables.bin"), suit_file, numbers)
+    assert shipped is not None, "run tools/make_suit_table.py --classes"
+    assert tables._class_blobs(shipped) == tables._class_blobs(built)
+    assert (shipped.suits, shipped.honours) == (built.suits, built.honours)
+    raw = tables.encode_class_tables(built, suit_file)
+    assert tables.decode_class_tables(raw, suit_file, numbers) is not None
+    # Class tables of another suit table, or damaged ones, are never read: they are built instead.
+    assert tables.decode_class_tables(raw, suit_file + b"x", numbers) is None
+    assert tables.decode_class_tables(raw[:-9], suit_file, numbers) is None
+    assert tables.decode_class_tables(b"", suit_file, numbers) is None

@@ -204,7 +204,7 @@ def _hand_vector_packed(counts: list[int]) -> tuple[int, ...] | None:
     return VECTORS[whole]
 
 
-# Shanten the compiled build's way: the class tables of hupai.hand.tables, built on first use, and
+# Shanten the compiled build's way: the class tables of hupai.hand.tables, read on first use, and
 # machine integers (mypyc's i64; plain ints in pure Python, where this way only runs in tests).
 _CLASS_TABLES: Final[list[tables.ClassTables]] = []
 _NO_ANSWER: Final = -99
@@ -214,7 +214,7 @@ _MOST_COPIES: Final[i64] = tables.COPIES
 
 def _class_tables() -> tables.ClassTables:
     if not _CLASS_TABLES:
-        _CLASS_TABLES.append(tables.build_class_tables())
+        _CLASS_TABLES.append(tables.class_tables())
     return _CLASS_TABLES[0]
 
 

@@ -183,15 +183,26 @@ _SHIPPED_MISSING: Final = 0xFFFF
 _POWERS: Final = tuple(5**kind for kind in range(SUIT_SIZE))
 
 
+def _package_file(name: str) -> bytes:
+    """A data file shipped in this package (empty when it is missing)."""
+    try:
+        return (resources.files("hupai.hand") / name).read_bytes()
+    except OSError:
+        return b""
+
+
 @cache
-def _shipped_table() -> tuple[list[Vector], bytes]:
-    """The shipped table, read on first need: its vectors, and for every base-5 index of a suit
-    configuration its vector's number, two little-endian bytes (both empty when the file is missing
-    or damaged)."""
+def _suit_table_file() -> bytes:
+    return _package_file("suit_table.bin")
+
+
+def decode_suit_table(raw: bytes) -> tuple[list[Vector], bytes]:
+    """A suit table file's vectors, and for every base-5 index of a suit configuration its vector's
+    number, two little-endian bytes (both empty when the file is damaged)."""
     vectors: list[Vector] = []
     try:
-        data = zlib.decompress((resources.files("hupai.hand") / "suit_table.bin").read_bytes())
-    except (OSError, zlib.error):
+        data = zlib.decompress(raw)
+    except zlib.error:
         data = b""
     if not data.startswith(b"HPST1"):
         return [], b""
@@ -203,6 +214,12 @@ def _shipped_table() -> tuple[list[Vector], bytes]:
     if len(numbers) != 2 * 5**SUIT_SIZE:
         return [], b""
     return vectors, numbers
+
+
+@cache
+def _shipped_table() -> tuple[list[Vector], bytes]:
+    """The shipped table (:func:`decode_suit_table`), read on first need."""
+    return decode_suit_table(_suit_table_file())
 
 
 def suit_distance_vector(config: Config) -> Vector:
@@ -396,9 +413,9 @@ def _honour_configs() -> list[Config]:
     return configs
 
 
-def build_class_tables() -> ClassTables:
-    """The class tables, from the shipped suit table (a few tens of milliseconds compiled)."""
-    vectors, numbers = _shipped_table()
+def build_class_tables(vectors: list[Vector], numbers: bytes) -> ClassTables:
+    """The class tables of a suit table (:func:`decode_suit_table`): about 0.1 s compiled, so they are
+    shipped too (:func:`class_tables`)."""
     built = ClassTables(numbers)
     if not numbers:
         return built
@@ -437,3 +454,88 @@ def build_class_tables() -> ClassTables:
             final.extend(merged[2 * sets + 1] for sets in range(MAX_SETS + 1))
     built.final = bytes(final)
     return built
+
+
+# The class tables as shipped (class_tables.bin, written with the suit table by
+# tools/make_suit_table.py): the byte tables in the order below, after the CRC-32 of the suit table
+# file they were built from, so that a suit table shipped without them is never read with stale ones.
+_CLASS_MAGIC: Final = b"HPCT1"
+_CLASS_HEADER: Final = "<IHH"
+
+
+def _class_blobs(built: ClassTables) -> list[bytes]:
+    return [
+        built.suit_class,
+        built.suit_pairs,
+        built.suit_tiles,
+        built.honour_class,
+        built.honour_pairs,
+        built.honour_tiles,
+        built.pair,
+        built.triple,
+        built.final,
+    ]
+
+
+def encode_class_tables(built: ClassTables, suit_file: bytes) -> bytes:
+    """The class tables as the shipped file holds them (zlib-compressed)."""
+    body = bytearray(_CLASS_MAGIC)
+    body += struct.pack(_CLASS_HEADER, zlib.crc32(suit_file), built.suits, built.honours)
+    for blob in _class_blobs(built):
+        body += struct.pack("<I", len(blob))
+        body += blob
+    return zlib.compress(bytes(body), 9)
+
+
+def decode_class_tables(raw: bytes, suit_file: bytes, numbers: bytes) -> ClassTables | None:
+    """The class tables of a shipped file, or None when it is damaged or belongs to another suit table."""
+    try:
+        data = zlib.decompress(raw)
+    except zlib.error:
+        return None
+    header = len(_CLASS_MAGIC) + struct.calcsize(_CLASS_HEADER)
+    if not numbers or not data.startswith(_CLASS_MAGIC) or len(data) < header:
+        return None
+    crc, suits, honours = struct.unpack_from(_CLASS_HEADER, data, len(_CLASS_MAGIC))
+    if crc != zlib.crc32(suit_file):
+        return None
+    blobs: list[bytes] = []
+    at = header
+    while at + 4 <= len(data):
+        (length,) = struct.unpack_from("<I", data, at)
+        blobs.append(data[at + 4 : at + 4 + length])
+        at += 4 + length
+    if len(blobs) != 9 or at != len(data):
+        return None
+    built = ClassTables(numbers)
+    built.suits, built.honours = suits, honours
+    built.suit_class, built.suit_pairs, built.suit_tiles = blobs[0], blobs[1], blobs[2]
+    built.honour_class, built.honour_pairs, built.honour_tiles = blobs[3], blobs[4], blobs[5]
+    built.pair, built.triple, built.final = blobs[6], blobs[7], blobs[8]
+    return built if _class_tables_fit(built) else None
+
+
+def _class_tables_fit(built: ClassTables) -> bool:
+    """Whether every index the hot path can form stays inside its table."""
+    suits, honours = built.suits, built.honours
+    rows = len(built.final) // (honours * (MAX_SETS + 1)) if honours else 0
+    return (
+        len(built.suit_class) == len(built.suit_pairs) == len(built.suit_tiles) > 0
+        and len(built.honour_class) == len(built.honour_pairs) == len(built.honour_tiles) == HONOUR_KEYS
+        and len(built.pair) == suits * suits > 0
+        and len(built.triple) % suits == 0
+        and len(built.final) == rows * honours * (MAX_SETS + 1) > 0
+        and max(built.suit_class) < suits
+        and max(built.honour_class) < honours
+        and max(built.pair) < len(built.triple) // suits
+        and max(built.triple) < rows
+    )
+
+
+def class_tables() -> ClassTables:
+    """The class tables: the shipped ones when they belong to the shipped suit table, else built from
+    it (empty when that is missing too)."""
+    vectors, numbers = _shipped_table()
+    suit_file = _suit_table_file()
+    shipped = decode_class_tables(_package_file("class_tables.bin"), suit_file, numbers)
+    return shipped if shipped is not None else build_class_tables(vectors, numbers)
