@@ -55,7 +55,11 @@ def test_the_class_tables_combine_parts_as_the_vectors_do() -> None:
             counts = [0] * 34
             for tile in rng.sample(range(136), size):
                 counts[tile // 4] += 1
-            assert analysis._shanten_by_classes(counts) == analysis.shanten(tuple(counts)), counts
+            assert analysis._shanten_by_classes(counts, 0) == analysis.shanten(tuple(counts)), counts
+            jokers = rng.choice((1, 2, 3, 4, 5, 6, 7, 8))
+            if (size + jokers) % 3 and size + jokers <= 14:
+                by_classes = analysis._shanten_by_classes(counts, jokers)
+                assert by_classes == analysis.shanten(tuple(counts), jokers=jokers), (counts, jokers)
 
 
 def test_honour_keys_count_the_kinds_by_copies() -> None:

@@ -246,12 +246,12 @@ def _honour_key(counts: list[int]) -> i64:
     return key
 
 
-def _shanten_by_classes(counts: list[int]) -> int:
-    """:func:`shanten` of 34 counts without wildcards or melds given, from the class tables;
-    _NO_ANSWER for what they do not answer (a count outside 0-4, a tile count that is no hand)."""
+def _shanten_by_classes(counts: list[int], jokers: i64) -> int:
+    """:func:`shanten` of 34 counts, melds not given, from the class tables; _NO_ANSWER for what they
+    do not answer (a count outside 0-4, a tile count that is no hand: the long way says why)."""
     found = _class_tables()
     numbers = found.numbers
-    if len(counts) != NUM_KINDS or not numbers:
+    if len(counts) != NUM_KINDS or not numbers or jokers < 0:
         return _NO_ANSWER
     a = _suit_number(counts, 0, numbers)
     b = _suit_number(counts, 9, numbers)
@@ -261,20 +261,22 @@ def _shanten_by_classes(counts: list[int]) -> int:
         return _NO_ANSWER
     suit_tiles = found.suit_tiles
     tiles: i64 = suit_tiles[a] + suit_tiles[b] + suit_tiles[c] + found.honour_tiles[key]
-    if tiles % 3 == 0 or tiles > _MAX_TILES:
+    total = tiles + jokers
+    if total % 3 == 0 or total > _MAX_TILES:
         return _NO_ANSWER
-    sets = tiles // 3
+    sets = total // 3
     suit_class = found.suit_class
     suits: i64 = found.suits
     group: i64 = found.pair[suit_class[a] * suits + suit_class[b]]
     group = found.triple[group * suits + suit_class[c]]
     honours: i64 = found.honours
-    best: i64 = found.final[(group * honours + found.honour_class[key]) * _FORMS + sets] - 1
-    if sets == 4:  # 13 or 14 tiles: seven pairs too, 6 - pairs away from ready
+    best: i64 = found.final[(group * honours + found.honour_class[key]) * _FORMS + sets] - jokers - 1
+    if sets == 4 and best >= 0:  # 13 or 14 tiles: seven pairs too
         suit_pairs = found.suit_pairs
         pairs: i64 = suit_pairs[a] + suit_pairs[b] + suit_pairs[c] + found.honour_pairs[key]
-        if 6 - pairs < best:
-            return 6 - pairs
+        seven: i64 = _seven_pairs_distance(pairs, tiles - 2 * pairs, jokers) - 1
+        if seven < best:
+            return seven
     return best
 
 
@@ -328,10 +330,14 @@ def shanten(counts: Sequence[int], *, melds: int | None = None, jokers: int = 0)
     6
     """
     if jokers or melds is not None:
+        if _PACKED and melds is None and isinstance(counts, list):
+            found = _shanten_by_classes(counts, jokers)
+            if found != _NO_ANSWER:
+                return found
         return _shanten(counts, _hand_vector(counts), melds, jokers)
     if _PACKED:
         if isinstance(counts, list):
-            found = _shanten_by_classes(counts)
+            found = _shanten_by_classes(counts, 0)
             if found != _NO_ANSWER:
                 return found
         vector = _hand_vector(counts)
