@@ -70,4 +70,22 @@ def test_both_ways_of_reading_a_hand_agree(records: list[dict[str, Any]]) -> Non
         if "win" in record and not record["jokers"]:
             assert analysis._is_win_packed(counts) == is_win(tuple(counts)) == record["win"], record
             assert analysis._is_win_packed([*counts[:33], 5]) is False
+        jokers = record["jokers"]  # the compiled build's shanten, by part classes
+        assert analysis._shanten_by_classes(counts, jokers) == shanten(tuple(counts), jokers=jokers), record
     assert analysis._hand_vector_packed([5, *[0] * 33]) is None
+
+
+def test_the_class_way_leaves_impossible_hands_to_the_long_way() -> None:
+    from hupai.hand import analysis
+
+    nothing = analysis._NO_ANSWER
+    by_classes = analysis._shanten_by_classes
+    assert by_classes([5, *[0] * 33], 0) == nothing  # a count above four
+    assert by_classes([*[0] * 33, -1], 0) == nothing
+    assert by_classes([0] * 34, 0) == nothing  # no tiles
+    assert by_classes([1] * 12 + [0] * 22, 0) == nothing  # a multiple of three
+    assert by_classes([1] * 15 + [0] * 19, 0) == nothing  # more than fourteen
+    assert by_classes([4, 4, 4, 3, *[0] * 30], 0) == nothing  # a suit beyond the table
+    assert by_classes([0] * 33, 0) == nothing
+    assert by_classes([1] * 13 + [0] * 21, 2) == nothing  # fifteen with the jokers
+    assert by_classes([1] * 13 + [0] * 21, -1) == nothing

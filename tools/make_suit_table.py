@@ -1,6 +1,8 @@
-"""Build the per-suit distance table shipped with hupai (src/hupai/hand/suit_table.bin).
+"""Build the per-suit distance table shipped with hupai (src/hupai/hand/suit_table.bin), and with it
+the class tables of the compiled build's shanten (class_tables.bin beside it).
 
-    python tools/make_suit_table.py          # about half a minute
+    python tools/make_suit_table.py             # about half a minute
+    python tools/make_suit_table.py --classes   # the class tables alone, from the suit table there
 
 For every suit configuration (nine counts 0-4, at most 14 tiles) it computes the distance vector of
 :func:`hupai.hand.tables.distance_vector` and stores, zlib-compressed:
@@ -14,7 +16,9 @@ For every suit configuration (nine counts 0-4, at most 14 tiles) it computes the
 The dynamic programme of :func:`~hupai.hand.tables.distance_vector` runs once per prefix of the
 configuration tree (configurations sharing their first kinds share that work), which is what makes
 the whole table affordable in pure Python. A test checks random entries against the programme run
-directly.
+directly. The class tables (:func:`hupai.hand.tables.build_class_tables`, their format at
+:func:`~hupai.hand.tables.encode_class_tables`) name the suit table file they belong to by its CRC-32;
+a test checks them against a fresh build.
 """
 
 from __future__ import annotations
@@ -26,9 +30,19 @@ import zlib
 from array import array
 from pathlib import Path
 
-from hupai.hand.tables import COPIES, SUIT_SIZE, State, dp_finish, dp_step
+from hupai.hand.tables import (
+    COPIES,
+    SUIT_SIZE,
+    State,
+    build_class_tables,
+    decode_suit_table,
+    dp_finish,
+    dp_step,
+    encode_class_tables,
+)
 
 OUT = Path(__file__).resolve().parent.parent / "src" / "hupai" / "hand" / "suit_table.bin"
+CLASS_OUT = OUT.with_name("class_tables.bin")
 MAX_TILES = 14
 MISSING = 0xFFFF
 
@@ -71,7 +85,24 @@ def encode(vectors: list[tuple[int, ...]], table: array[int]) -> bytes:
     return zlib.compress(bytes(body), 9)
 
 
-def main() -> int:
+def write_class_tables(suit_file: bytes) -> None:
+    """The class tables of the compiled build's shanten, built from this suit table file."""
+    start = time.perf_counter()
+    vectors, numbers = decode_suit_table(suit_file)
+    built = build_class_tables(vectors, numbers)
+    data = encode_class_tables(built, suit_file)
+    CLASS_OUT.write_bytes(data)
+    print(
+        f"{built.suits} suit and {built.honours} honour classes, {len(data):,} bytes "
+        f"-> {CLASS_OUT.relative_to(CLASS_OUT.parent.parent.parent.parent)} in "
+        f"{time.perf_counter() - start:.1f}s"
+    )
+
+
+def main(argv: list[str]) -> int:
+    if argv == ["--classes"]:  # the class tables alone, for the suit table already there
+        write_class_tables(OUT.read_bytes())
+        return 0
     start = time.perf_counter()
     vectors, table = build()
     data = encode(vectors, table)
@@ -81,8 +112,9 @@ def main() -> int:
         f"{valid:,} configurations, {len(vectors):,} distinct vectors, {len(data):,} bytes "
         f"-> {OUT.relative_to(OUT.parent.parent.parent.parent)} in {time.perf_counter() - start:.1f}s"
     )
+    write_class_tables(data)
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

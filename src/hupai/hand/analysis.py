@@ -23,7 +23,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from hupai.hand import tables
 from hupai.hand.tables import (
@@ -39,6 +39,9 @@ from hupai.hand.tables import (
     WIN_SUIT,
 )
 from hupai.tiles import NUM_KINDS
+
+if TYPE_CHECKING:  # only ever in annotations, so neither build imports it
+    from mypy_extensions import i64
 
 __all__ = [
     "HandSizeError",
@@ -201,6 +204,82 @@ def _hand_vector_packed(counts: list[int]) -> tuple[int, ...] | None:
     return VECTORS[whole]
 
 
+# Shanten the compiled build's way: the class tables of hupai.hand.tables, read on first use, and
+# machine integers (mypyc's i64; plain ints in pure Python, where this way only runs in tests).
+_CLASS_TABLES: Final[list[tables.ClassTables]] = []
+_NO_ANSWER: Final = -99
+_FORMS: Final = tables.MAX_SETS + 1
+_MOST_COPIES: Final[i64] = tables.COPIES
+
+
+def _class_tables() -> tables.ClassTables:
+    if not _CLASS_TABLES:
+        _CLASS_TABLES.append(tables.class_tables())
+    return _CLASS_TABLES[0]
+
+
+def _suit_number(counts: list[int], start: i64, numbers: bytes) -> i64:
+    """The shipped table's number for the suit ``counts[start:start + 9]``; -1 when a count is not 0-4
+    or the suit holds more than 14 tiles."""
+    index: i64 = 0
+    kind = start + 8
+    while kind >= start:
+        count: i64 = counts[kind]
+        if count < 0 or count > _MOST_COPIES:
+            return -1
+        index = index * 5 + count
+        kind -= 1
+    low: i64 = numbers[2 * index]
+    high: i64 = numbers[2 * index + 1]
+    number = low | high << 8
+    return -1 if number == _NOT_SHIPPED else number
+
+
+def _honour_key(counts: list[int]) -> i64:
+    """The honour key of ``counts[27:34]`` (tables.HONOUR_KEYS), or -1 when a count is not 0-4."""
+    key: i64 = 0
+    for kind in range(27, 34):
+        count: i64 = counts[kind]
+        if count < 0 or count > _MOST_COPIES:
+            return -1
+        key += (1 << (3 * count)) >> 3
+    return key
+
+
+def _shanten_by_classes(counts: list[int], jokers: i64) -> int:
+    """:func:`shanten` of 34 counts, melds not given, from the class tables; _NO_ANSWER for what they
+    do not answer (a count outside 0-4, a tile count that is no hand: the long way says why)."""
+    found = _class_tables()
+    numbers = found.numbers
+    if len(counts) != NUM_KINDS or not numbers or jokers < 0:
+        return _NO_ANSWER
+    a = _suit_number(counts, 0, numbers)
+    b = _suit_number(counts, 9, numbers)
+    c = _suit_number(counts, 18, numbers)
+    key = _honour_key(counts)
+    if a < 0 or b < 0 or c < 0 or key < 0:
+        return _NO_ANSWER
+    suit_tiles = found.suit_tiles
+    tiles: i64 = suit_tiles[a] + suit_tiles[b] + suit_tiles[c] + found.honour_tiles[key]
+    total = tiles + jokers
+    if total % 3 == 0 or total > _MAX_TILES:
+        return _NO_ANSWER
+    sets = total // 3
+    suit_class = found.suit_class
+    suits: i64 = found.suits
+    group: i64 = found.pair[suit_class[a] * suits + suit_class[b]]
+    group = found.triple[group * suits + suit_class[c]]
+    honours: i64 = found.honours
+    best: i64 = found.final[(group * honours + found.honour_class[key]) * _FORMS + sets] - jokers - 1
+    if sets == 4 and best >= 0:  # 13 or 14 tiles: seven pairs too
+        suit_pairs = found.suit_pairs
+        pairs: i64 = suit_pairs[a] + suit_pairs[b] + suit_pairs[c] + found.honour_pairs[key]
+        seven: i64 = _seven_pairs_distance(pairs, tiles - 2 * pairs, jokers) - 1
+        if seven < best:
+            return seven
+    return best
+
+
 def _hand_vector(counts: Sequence[int]) -> tuple[int, ...]:
     """The combined distance vector of the whole hand (see :mod:`hupai.hand.tables`)."""
     if _PACKED and isinstance(counts, list) and len(counts) == NUM_KINDS:
@@ -251,8 +330,16 @@ def shanten(counts: Sequence[int], *, melds: int | None = None, jokers: int = 0)
     6
     """
     if jokers or melds is not None:
+        if _PACKED and melds is None and isinstance(counts, list):
+            found = _shanten_by_classes(counts, jokers)
+            if found != _NO_ANSWER:
+                return found
         return _shanten(counts, _hand_vector(counts), melds, jokers)
     if _PACKED:
+        if isinstance(counts, list):
+            found = _shanten_by_classes(counts, 0)
+            if found != _NO_ANSWER:
+                return found
         vector = _hand_vector(counts)
     else:
         # The lookups of _hand_vector without its fill-on-miss steps: this is the hottest call of

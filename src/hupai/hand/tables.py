@@ -17,6 +17,8 @@ is computed once per part configuration and then looked up:
   small integer and combining two parts is one dictionary lookup once seen.
 * **Wait lists**: for a part, which single added tile makes it complete, and whether the completed
   part holds the pair.
+* **Class tables** (the compiled build's shanten): the same distances, by class of part rather than
+  by vector, in small byte tables built from the shipped suit table on first use (see below).
 
 Distance vectors and wait lists are remembered per configuration on first use. For suits the
 vector then comes from a table of all 405,350 configurations, built once by
@@ -181,15 +183,26 @@ _SHIPPED_MISSING: Final = 0xFFFF
 _POWERS: Final = tuple(5**kind for kind in range(SUIT_SIZE))
 
 
+def _package_file(name: str) -> bytes:
+    """A data file shipped in this package (empty when it is missing)."""
+    try:
+        return (resources.files("hupai.hand") / name).read_bytes()
+    except OSError:
+        return b""
+
+
 @cache
-def _shipped_table() -> tuple[list[Vector], bytes]:
-    """The shipped table, read on first need: its vectors, and for every base-5 index of a suit
-    configuration its vector's number, two little-endian bytes (both empty when the file is missing
-    or damaged)."""
+def _suit_table_file() -> bytes:
+    return _package_file("suit_table.bin")
+
+
+def decode_suit_table(raw: bytes) -> tuple[list[Vector], bytes]:
+    """A suit table file's vectors, and for every base-5 index of a suit configuration its vector's
+    number, two little-endian bytes (both empty when the file is damaged)."""
     vectors: list[Vector] = []
     try:
-        data = zlib.decompress((resources.files("hupai.hand") / "suit_table.bin").read_bytes())
-    except (OSError, zlib.error):
+        data = zlib.decompress(raw)
+    except zlib.error:
         data = b""
     if not data.startswith(b"HPST1"):
         return [], b""
@@ -201,6 +214,12 @@ def _shipped_table() -> tuple[list[Vector], bytes]:
     if len(numbers) != 2 * 5**SUIT_SIZE:
         return [], b""
     return vectors, numbers
+
+
+@cache
+def _shipped_table() -> tuple[list[Vector], bytes]:
+    """The shipped table (:func:`decode_suit_table`), read on first need."""
+    return decode_suit_table(_suit_table_file())
 
 
 def suit_distance_vector(config: Config) -> Vector:
@@ -261,6 +280,29 @@ def honour_vector_id(config: Config) -> int:
     return found
 
 
+def _min_plus_steps() -> tuple[tuple[int, int, int], ...]:
+    """(index in a, index in b, index of the sum) for every way to split a target between two parts."""
+    steps: list[tuple[int, int, int]] = []
+    for index_a in range(DISTANCES):
+        sets_a, pairs_a = divmod(index_a, 2)
+        for index_b in range(DISTANCES):
+            sets_b, pairs_b = divmod(index_b, 2)
+            if sets_a + sets_b <= MAX_SETS and pairs_a + pairs_b <= 1:
+                steps.append((index_a, index_b, 2 * (sets_a + sets_b) + pairs_a + pairs_b))
+    return tuple(steps)
+
+
+_MIN_PLUS_STEPS: Final = _min_plus_steps()
+
+
+def min_plus(a: tuple[int, ...], b: tuple[int, ...]) -> list[int]:
+    """The distances of two disjoint parts together: for each target, the best split of it."""
+    merged = [_INFINITY] * DISTANCES
+    for index_a, index_b, index in _MIN_PLUS_STEPS:
+        merged[index] = min(merged[index], a[index_a] + b[index_b])
+    return merged
+
+
 def combine(first: int, second: int) -> int:
     """The id of the min-plus combination of two vectors: the best split of sets and the pair between
     two disjoint parts, with their seven-pairs counts added."""
@@ -269,16 +311,7 @@ def combine(first: int, second: int) -> int:
     if found is None:
         a = VECTORS[first]
         b = VECTORS[second]
-        merged = [_INFINITY] * DISTANCES
-        for index_a in range(DISTANCES):
-            sets_a, pairs_a = divmod(index_a, 2)
-            for index_b in range(DISTANCES):
-                sets_b, pairs_b = divmod(index_b, 2)
-                if sets_a + sets_b > MAX_SETS or pairs_a + pairs_b > 1:
-                    continue
-                index = 2 * (sets_a + sets_b) + pairs_a + pairs_b
-                total = a[index_a] + b[index_b]
-                merged[index] = min(merged[index], total)
+        merged = min_plus(a, b)
         merged.append(a[PAIRS_INDEX] + b[PAIRS_INDEX])
         merged.append(a[TILES_INDEX] + b[TILES_INDEX])
         found = COMBINED[key] = intern_vector(tuple(merged))
@@ -318,3 +351,191 @@ def honour_waits(config: Config) -> tuple[tuple[int, int], ...]:
         check_part(config, HONOUR_SIZE)
         found = HONOUR_WAITS[config] = _part_waits(config, COMPLETE_HONOURS)
     return found
+
+
+# Shanten of a whole hand, for the compiled build's reader (hupai.hand.analysis). A part's distances
+# alone (its pairs and tiles simply add up, so they are kept apart) fall into few classes: 126 among
+# the suits, 55 among the honours, and 180 for two or three suits together. Small byte
+# tables then combine the four parts by class — suits one and two, then the third, then the honours,
+# whose table holds the distance to "m sets and a pair" for each m — with no hashing or boxing.
+HONOUR_KEYS: Final = 1 << 12
+"""Honour keys: how many kinds hold one, two, three and four copies, three bits each. The honours'
+vector depends on nothing else (they form no runs)."""
+
+
+class ClassTables:
+    """The class tables; every table is bytes. ``numbers`` is the shipped table (empty when it is
+    missing, and then nothing here is filled); the ``suit_*`` tables are indexed by a vector's number
+    in it, the ``honour_*`` ones by an honour key."""
+
+    def __init__(self, numbers: bytes) -> None:
+        self.numbers = numbers
+        self.suit_class = b""
+        self.suit_pairs = b""
+        self.suit_tiles = b""
+        self.honour_class = b""
+        self.honour_pairs = b""
+        self.honour_tiles = b""
+        self.suits = 0
+        """Suit classes: the stride of ``pair`` and ``triple``."""
+        self.honours = 0
+        """Honour classes: ``final`` holds, for each group class, one row of them."""
+        self.pair = b""
+        """Class of suits one and two -> group class."""
+        self.triple = b""
+        """(group class of two suits, class of the third) -> group class of the three."""
+        self.final = b""
+        """(group class, honour class, m) -> distance to m sets and a pair (five per pair of classes)."""
+
+
+def _interned(
+    distances: tuple[int, ...], ids: dict[tuple[int, ...], int], found: list[tuple[int, ...]]
+) -> int:
+    number = ids.get(distances)
+    if number is None:
+        number = ids[distances] = len(found)
+        found.append(distances)
+    return number
+
+
+def honour_key(config: Config) -> int:
+    """The honour key of a configuration of the honours (see :data:`HONOUR_KEYS`)."""
+    return sum((1 << (3 * count)) >> 3 for count in config)
+
+
+def _honour_configs() -> list[Config]:
+    """One configuration of the honours for each key: the copies of each kind, in order."""
+    configs: list[Config] = []
+    for held in product(range(HONOUR_SIZE + 1), repeat=COPIES):
+        if sum(held) <= HONOUR_SIZE:
+            kinds = [copies for copies, number in enumerate(held, start=1) for _ in range(number)]
+            configs.append(tuple(kinds + [0] * (HONOUR_SIZE - len(kinds))))
+    return configs
+
+
+def build_class_tables(vectors: list[Vector], numbers: bytes) -> ClassTables:
+    """The class tables of a suit table (:func:`decode_suit_table`): about 0.1 s compiled, so they are
+    shipped too (:func:`class_tables`)."""
+    built = ClassTables(numbers)
+    if not numbers:
+        return built
+    suit_ids: dict[tuple[int, ...], int] = {}
+    suits: list[tuple[int, ...]] = []
+    built.suit_class = bytes(_interned(vector[:DISTANCES], suit_ids, suits) for vector in vectors)
+    built.suit_pairs = bytes(vector[PAIRS_INDEX] for vector in vectors)
+    built.suit_tiles = bytes(vector[TILES_INDEX] for vector in vectors)
+    honour_ids: dict[tuple[int, ...], int] = {}
+    honours: list[tuple[int, ...]] = []
+    honour_class = bytearray(HONOUR_KEYS)
+    honour_pairs = bytearray(HONOUR_KEYS)
+    honour_tiles = bytearray(HONOUR_KEYS)
+    for config in _honour_configs():
+        key = honour_key(config)
+        vector = distance_vector(config, runs=False)
+        honour_class[key] = _interned(vector[:DISTANCES], honour_ids, honours)
+        honour_pairs[key] = vector[PAIRS_INDEX]
+        honour_tiles[key] = vector[TILES_INDEX]
+    built.honour_class = bytes(honour_class)
+    built.honour_pairs = bytes(honour_pairs)
+    built.honour_tiles = bytes(honour_tiles)
+    built.suits = len(suits)
+    built.honours = len(honours)
+    group_ids: dict[tuple[int, ...], int] = {}
+    groups: list[tuple[int, ...]] = []
+    built.pair = bytes(_interned(tuple(min_plus(a, b)), group_ids, groups) for a in suits for b in suits)
+    two_suits = list(groups)
+    built.triple = bytes(
+        _interned(tuple(min_plus(group, c)), group_ids, groups) for group in two_suits for c in suits
+    )
+    final = bytearray()
+    for group in groups:
+        for honour in honours:
+            merged = min_plus(group, honour)
+            final.extend(merged[2 * sets + 1] for sets in range(MAX_SETS + 1))
+    built.final = bytes(final)
+    return built
+
+
+# The class tables as shipped (class_tables.bin, written with the suit table by
+# tools/make_suit_table.py): the byte tables in the order below, after the CRC-32 of the suit table
+# file they were built from, so that a suit table shipped without them is never read with stale ones.
+_CLASS_MAGIC: Final = b"HPCT1"
+_CLASS_HEADER: Final = "<IHH"
+
+
+def _class_blobs(built: ClassTables) -> list[bytes]:
+    return [
+        built.suit_class,
+        built.suit_pairs,
+        built.suit_tiles,
+        built.honour_class,
+        built.honour_pairs,
+        built.honour_tiles,
+        built.pair,
+        built.triple,
+        built.final,
+    ]
+
+
+def encode_class_tables(built: ClassTables, suit_file: bytes) -> bytes:
+    """The class tables as the shipped file holds them (zlib-compressed)."""
+    body = bytearray(_CLASS_MAGIC)
+    body += struct.pack(_CLASS_HEADER, zlib.crc32(suit_file), built.suits, built.honours)
+    for blob in _class_blobs(built):
+        body += struct.pack("<I", len(blob))
+        body += blob
+    return zlib.compress(bytes(body), 9)
+
+
+def decode_class_tables(raw: bytes, suit_file: bytes, numbers: bytes) -> ClassTables | None:
+    """The class tables of a shipped file, or None when it is damaged or belongs to another suit table."""
+    try:
+        data = zlib.decompress(raw)
+    except zlib.error:
+        return None
+    header = len(_CLASS_MAGIC) + struct.calcsize(_CLASS_HEADER)
+    if not numbers or not data.startswith(_CLASS_MAGIC) or len(data) < header:
+        return None
+    crc, suits, honours = struct.unpack_from(_CLASS_HEADER, data, len(_CLASS_MAGIC))
+    if crc != zlib.crc32(suit_file):
+        return None
+    blobs: list[bytes] = []
+    at = header
+    while at + 4 <= len(data):
+        (length,) = struct.unpack_from("<I", data, at)
+        blobs.append(data[at + 4 : at + 4 + length])
+        at += 4 + length
+    if len(blobs) != 9 or at != len(data):
+        return None
+    built = ClassTables(numbers)
+    built.suits, built.honours = suits, honours
+    built.suit_class, built.suit_pairs, built.suit_tiles = blobs[0], blobs[1], blobs[2]
+    built.honour_class, built.honour_pairs, built.honour_tiles = blobs[3], blobs[4], blobs[5]
+    built.pair, built.triple, built.final = blobs[6], blobs[7], blobs[8]
+    return built if _class_tables_fit(built) else None
+
+
+def _class_tables_fit(built: ClassTables) -> bool:
+    """Whether every index the hot path can form stays inside its table."""
+    suits, honours = built.suits, built.honours
+    rows = len(built.final) // (honours * (MAX_SETS + 1)) if honours else 0
+    return (
+        len(built.suit_class) == len(built.suit_pairs) == len(built.suit_tiles) > 0
+        and len(built.honour_class) == len(built.honour_pairs) == len(built.honour_tiles) == HONOUR_KEYS
+        and len(built.pair) == suits * suits > 0
+        and len(built.triple) % suits == 0
+        and len(built.final) == rows * honours * (MAX_SETS + 1) > 0
+        and max(built.suit_class) < suits
+        and max(built.honour_class) < honours
+        and max(built.pair) < len(built.triple) // suits
+        and max(built.triple) < rows
+    )
+
+
+def class_tables() -> ClassTables:
+    """The class tables: the shipped ones when they belong to the shipped suit table, else built from
+    it (empty when that is missing too)."""
+    vectors, numbers = _shipped_table()
+    suit_file = _suit_table_file()
+    shipped = decode_class_tables(_package_file("class_tables.bin"), suit_file, numbers)
+    return shipped if shipped is not None else build_class_tables(vectors, numbers)
