@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from hupai.bots import BotError, StrongBot, make_bot, trustee_action
 from hupai.bots.external import ExternalBot
-from hupai.bots.strong import BIG_CANNON, WAIT_MODELS
+from hupai.bots.strong import BIG_CANNON, WAIT_MODELS, NanningHand
 from hupai.cli import app
 from hupai.game import Phase, legal_actions, view
 from hupai.game.actions import Discard, Kong, Pass, Pong, Win
@@ -193,6 +193,43 @@ def test_strong_values_two_nanning_waits_above_the_same_copies_of_one() -> None:
     model = WAIT_MODELS["nanning"]
     assert model.value(12, 2) + model.value(27, 2) > model.value(13, 4)
     assert model.value(27, 2) > model.value(13, 2) > model.value(13, 1) > model.value(13, 0) == 0.0
+
+
+def counts_of_text(text: str) -> list[int]:
+    counts = [0] * 34
+    for digits, suit in ((part[:-1], part[-1]) for part in text.split()):
+        for digit in digits:
+            counts["mpsz".index(suit) * 9 + int(digit) - 1] += 1
+    return counts
+
+
+def test_nanning_hand_pays_as_the_rules_do() -> None:
+    # docs/rules/nanning.md: a unit of 3 (4 concealed or seven pairs), doubled per element; on a
+    # discard a plain hand pays 2 (4 concealed), else 3/2 of the unit; self-drawn, the unit from each.
+    concealed = NanningHand(melds=0, menqing=True, meld_suits=frozenset(), reference=1.0)
+    plain = counts_of_text("123m 456p 789s 111z 55z")
+    assert (concealed.points(plain, ron=True), concealed.points(plain, ron=False)) == (4.0, 12.0)
+    seven_flush = counts_of_text("11223344556677m")
+    assert (concealed.points(seven_flush, ron=True), concealed.points(seven_flush, ron=False)) == (24.0, 48.0)
+    two_pungs = NanningHand(melds=2, menqing=False, meld_suits=frozenset({0, 3}), reference=1.0)
+    assert two_pungs.points(counts_of_text("345p 678s 55z"), ron=True) == 2.0
+    assert two_pungs.points(counts_of_text("345p 678s 55z"), ron=False) == 9.0
+    assert two_pungs.points(counts_of_text("555p 888s 55z"), ron=True) == 9.0  # 碰碰胡: 3 × 2 × 3/2
+    four_melds = NanningHand(melds=4, menqing=False, meld_suits=frozenset({0, 1}), reference=1.0)
+    assert four_melds.points(counts_of_text("55z"), ron=True) == 18.0  # 碰碰胡 and 全求人
+    assert four_melds.points(counts_of_text("55z"), ron=False) == 18.0
+
+
+def test_strong_weighs_nanning_waits_by_what_the_win_pays() -> None:
+    # Let 8s go: 9m and 7s (two copies each), all pungs and concealed — 12 on a discard, 24 self-drawn.
+    # Let 7s go: 6s and 9s (five copies), a plain hand — 4 and 12. Counting copies keeps the second;
+    # weighing each win by what it pays, the first.
+    state = table({0: "33399m999p778999s"}, preset="nanning")
+    seen, legal = view(state, 0), legal_actions(state, 0)
+    copies_only = StrongBot(0)
+    copies_only.value_waits = False
+    assert copies_only.choose(seen, legal) == Discard(seat=0, tile=24)
+    assert make_bot("strong").choose(seen, legal) == Discard(seat=0, tile=25)
 
 
 def test_the_random_bot_picks_what_random_choice_picks() -> None:

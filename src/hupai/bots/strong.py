@@ -2,7 +2,8 @@
 
 For each discard it weighs *offence* — tiles to go, tiles that help, what the waits of a ready hand
 are worth (Nanning: measured in self-play, a second winning tile counts for about two copies, and
-honours and terminals are let go sooner), and the hand's prospects under the active rules (Nanjing: a
+honours and terminals are let go sooner; and each counts by what a win on it pays, 2 on a discard for a
+plain open hand against 9 for all pungs), and the hand's prospects under the active rules (Nanjing: a
 small hand needs 门清 or four hard flowers, so an open small hand is dead; 七对, flushes and all-pungs
 pay; Nanning: 门清 keeps base 4, all-pungs and flushes double) —
 against *danger*: how likely the tile completes an opponent's hand (ready opponents, many melds, late
@@ -81,6 +82,54 @@ WAIT_MODELS: Mapping[str, WaitModel] = MappingProxyType(
 )
 
 
+# Nanning: the share of the strong bot's wins made on a discard (duplicate deals, seed 2027: 19.1% of
+# hands won on a discard, 6.8% self-drawn); the rest are self-drawn, which pay about three times more.
+RON_SHARE = 0.74
+
+
+@dataclass(frozen=True, slots=True)
+class NanningHand:
+    """What a Nanning win of this seat pays (the default options: elements double the unit), from its
+    melds and the complete concealed tiles: a unit of 3 (4 concealed, or seven pairs) doubled by 七对
+    (and each four of a kind in it), 碰碰胡, 清一色 and, on a discard with four melds, 全求人; on a
+    discard a plain hand pays 2 (4 concealed), else 3/2 of the unit; self-drawn, the unit from each
+    of three."""
+
+    melds: int
+    menqing: bool
+    meld_suits: frozenset[int]
+    reference: float  # the average win's points: a winning tile worth that counts as one
+
+    def points(self, counts: Sequence[int], ron: bool) -> float:
+        held = [count for count in counts if count]
+        seven = self.melds == 0 and all(count in (2, 4) for count in held)
+        doublings = 0
+        if seven:
+            doublings += 1 + sum(1 for count in held if count == 4)
+        elif all(count in (2, 3) for count in held) and held.count(2) == 1:
+            doublings += 1  # 碰碰胡 (every Nanning meld is a pung or a kong)
+        suits = set(self.meld_suits)
+        suits.update(suit_of(kind) for kind, count in enumerate(counts) if count)
+        if len(suits) == 1:
+            doublings += 1  # 清一色 (字一色 too)
+        if ron and self.melds >= 4:
+            doublings += 1  # 全求人
+        unit = (4 if self.menqing or seven else 3) << doublings
+        if not ron:
+            return 3.0 * unit
+        if doublings == 0:
+            return 4.0 if self.menqing else 2.0
+        return 1.5 * unit
+
+    def wait_value(self, counts: list[int], wait: int) -> float:
+        """What a win on ``wait`` is worth, on a discard or self-drawn, against the average win."""
+        counts[wait] += 1
+        on_discard = self.points(counts, ron=True)
+        drawn = self.points(counts, ron=False)
+        counts[wait] -= 1
+        return (RON_SHARE * on_discard + (1.0 - RON_SHARE) * drawn) / self.reference
+
+
 def worth(model: WaitModel | None, kind: int, copies: int) -> float:
     """A winning tile's worth: by the rule set's wait model, or (none measured) its unseen copies."""
     return float(copies) if model is None else model.value(kind, copies)
@@ -106,6 +155,9 @@ class StrongBot:
     # Nanjing: an open small hand needs four hard flowers, so pung only with them or a big-hand route;
     # Nanning: an open hand still wins, and speed pays more than 门清's premium.
     pong_policy: ClassVar[Mapping[str, str]] = MappingProxyType({"nanjing": "rules", "nanning": "speed"})
+    # Nanning: weigh each winning tile of a ready hand by what the win pays (a plain open hand's win on
+    # a discard pays 2, an all-pungs one 9): measured on duplicate deals, README.
+    value_waits = True
     seal = True  # Nanning: take a third pung from the same player, which seals it (封胡)
     # Read opponents' waits with the trained model (hupai.bots.reading) where one is shipped; the
     # hand-made estimate below is the fallback (and the reference it was measured against).
@@ -340,10 +392,11 @@ class StrongBot:
         reading = reader.read(view) if reader is not None else {}
         unit = self._unit_points(view, reader, now) if reader is not None else 0.0
         weight = self._defence_weight(view, now)
+        hand = self._nanning_hand(view, reader)
         for action in discards:
             counts[action.tile] -= 1
             after = shanten(counts)
-            accepted = self._acceptance(counts, after, unseen, model)
+            accepted = self._acceptance(counts, after, unseen, model, hand)
             value_weight = self.value_weight.get(view.ruleset, 1.0)
             bonus = value_weight * self._value_bonus(view, counts) if value_weight else 0.0
             counts[action.tile] += 1
@@ -390,17 +443,34 @@ class StrongBot:
             total += chances[tile] * (1.0 + self._liability(view, other, tile, unseen))
         return total * reader.deal_in_cost * self._cannon(view) * self.danger_scale.get(view.ruleset, 1.0)
 
+    def _nanning_hand(self, view: SeatView, reader: WaitReader | None) -> NanningHand | None:
+        """Nanning (with a reader, whose average win is the scale): what this seat's wins would pay."""
+        if view.ruleset != "nanning" or reader is None or not self.value_waits:
+            return None
+        melds = self._me(view).melds
+        return NanningHand(
+            melds=len(melds),
+            menqing=all("concealed" in meld.kind for meld in melds),
+            meld_suits=frozenset(suit_of(meld.tile) for meld in melds if meld.tile is not None),
+            reference=reader.win_gain,
+        )
+
     def _acceptance(
-        self, counts: list[int], after: int, unseen: Sequence[int], model: WaitModel | None = None
+        self,
+        counts: list[int],
+        after: int,
+        unseen: Sequence[int],
+        model: WaitModel | None = None,
+        hand: NanningHand | None = None,
     ) -> float:
-        """Tiles that help; when ready, what the waits are worth (``model``, else their copies); one
-        away, weighted by how good the ready hand each one leads to is — two steps ahead, which prefers
-        good shapes."""
+        """Tiles that help; when ready, what the waits are worth (``model``, else their copies, and in
+        Nanning what each win pays); one away, weighted by how good the ready hand each one leads to
+        is — two steps ahead, which prefers good shapes."""
         if after < 0:
             return 0.0
         accepting = accepting_tiles(counts, unseen=unseen)
         if after == 0:
-            return sum(worth(model, kind, copies) for kind, copies in accepting)
+            return self._waits_worth(counts, accepting, model, hand)
         simple = float(sum(copies for _, copies in accepting))
         if after != 1 or not self.lookahead:
             return simple
@@ -413,11 +483,21 @@ class StrongBot:
                     counts[out] -= 1
                     if shanten(counts) == 0:
                         left = [(wait, unseen[wait] - (wait == kind)) for wait in waits(counts)]
-                        best = max(best, sum(worth(model, wait, copies) for wait, copies in left))
+                        best = max(best, self._waits_worth(counts, left, model, hand))
                     counts[out] += 1
             counts[kind] -= 1
             total += copies * best
         return total / 6.0
+
+    @staticmethod
+    def _waits_worth(
+        counts: list[int], left: Sequence[tuple[int, int]], model: WaitModel | None, hand: NanningHand | None
+    ) -> float:
+        """A ready hand's winning tiles: their copies by the wait model, each weighted (Nanning) by
+        what a win on it pays."""
+        if hand is None:
+            return sum(worth(model, wait, copies) for wait, copies in left)
+        return sum(worth(model, wait, copies) * hand.wait_value(counts, wait) for wait, copies in left)
 
     def _defence_weight(self, view: SeatView, now: int) -> float:
         late = 1.0 + max(0, 40 - view.live_tiles) / 20
