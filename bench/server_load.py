@@ -201,6 +201,9 @@ class Player:
                 async with connect(
                     f"{url}&hand={self.hand}&since={self.events}", max_size=1 << 20, open_timeout=120
                 ) as ws:
+                    # An answer sent as the last socket closed may be lost: a prompt repeated on
+                    # this one is answered again (a second answer that did arrive is ignored).
+                    self.answered = set()
                     reader = asyncio.create_task(self._read(ws))
                     stopped = asyncio.create_task(stop.wait())
                     await asyncio.wait({reader, stopped}, return_when=asyncio.FIRST_COMPLETED)

@@ -190,6 +190,9 @@ def app_from_env() -> FastAPI:
     return create_app(Settings.from_env())
 
 
+STOP_GRACE_SECONDS = 3
+
+
 def serve(
     settings: Settings,
     *,
@@ -225,6 +228,9 @@ def serve(
         # cost a fifth of the server's time under load (bench/server_load.py).
         ws_per_message_deflate=False,
         backlog=4096,
+        # On a stop, clients get a moment to close their sockets, then the rest are cut: the tables
+        # are let go only after that, and a client that never answers must not hold them.
+        timeout_graceful_shutdown=STOP_GRACE_SECONDS,
     )
 
 

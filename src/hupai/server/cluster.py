@@ -377,6 +377,11 @@ class Cluster:
             return Join(connection)
         entry = self.remote.get(key)
         if entry is None:
+            if kind == "client":
+                # From a socket that joined the room's previous owner (sent before its process heard
+                # of the takeover): lost here, an answer would stall the table until its clock runs
+                # out. Closed instead, the client reconnects, joins this owner and answers again.
+                self.publish(node_channel(node), {"c": key[1], "close": True})
             return None
         if kind == "leave":
             del self.remote[key]

@@ -301,7 +301,14 @@ class Tables:
         await self.cluster.heartbeat()
         orphans = await run_in_threadpool(self.leases.orphans, TAKEOVER_BATCH)
         random.shuffle(orphans)  # several processes taking over at once start at different rooms
+        # Rebuilding tables takes time, most under the load of a takeover; the leases taken first
+        # must be renewed before they run out (or another process takes them again): what is left
+        # waits for the next pass, which renews first.
+        until = time.monotonic() + self.leases.seconds / 3
         for room_id in orphans:
+            if time.monotonic() > until:
+                self.wake.set()
+                return
             if room_id not in self.tables:
                 await self._take(room_id)
         if len(orphans) == TAKEOVER_BATCH:
