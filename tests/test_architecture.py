@@ -18,14 +18,32 @@ def _core_files() -> list[Path]:
     return files
 
 
+def _type_checking_only(node: ast.AST) -> bool:
+    """``if TYPE_CHECKING:``, whose imports never run (e.g. mypyc's native integer types, which only
+    annotations name)."""
+    if not isinstance(node, ast.If):
+        return False
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
 def _imports(path: Path) -> set[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    """The modules a file imports when it runs."""
     found: set[str] = set()
-    for node in ast.walk(tree):
+    pending: list[ast.AST] = [ast.parse(path.read_text(encoding="utf-8"))]
+    while pending:
+        node = pending.pop()
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             found.add(node.module)
+        if _type_checking_only(node):
+            assert isinstance(node, ast.If)
+            pending.extend(node.orelse)
+        else:
+            pending.extend(ast.iter_child_nodes(node))
     return found
 
 
