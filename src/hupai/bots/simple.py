@@ -49,14 +49,7 @@ def best_discard(
     best: tuple[int, int, int] | None = None
     chosen = discards[0]
     for action in discards:
-        counts[action.tile] -= 1
-        after = shanten(counts, jokers=jokers)
-        accepted = (
-            sum(copies for _, copies in accepting_tiles(counts, unseen=unseen, jokers=jokers))
-            if after >= 0
-            else 0
-        )
-        counts[action.tile] += 1
+        after, accepted = discard_outcome(counts, action.tile, unseen, jokers=jokers)
         key = (after, -accepted, action.tile)
         if best is None or key < best:
             best, chosen = key, action
@@ -130,6 +123,21 @@ def after_claim(counts: list[int], used: Sequence[int], *, jokers: int = 0) -> i
     finally:
         for tile in used:
             counts[tile] += 1
+
+
+def discard_outcome(
+    counts: list[int], kind: int, unseen: Sequence[int], *, jokers: int = 0
+) -> tuple[int, int]:
+    """Letting one ``kind`` go: the shanten left, and how many unseen tiles would then improve the
+    hand (0 once it is complete)."""
+    counts[kind] -= 1
+    try:
+        after = shanten(counts, jokers=jokers)
+        if after < 0:
+            return after, 0
+        return after, sum(copies for _, copies in accepting_tiles(counts, unseen=unseen, jokers=jokers))
+    finally:
+        counts[kind] += 1
 
 
 def after_discard(counts: list[int], kind: int, *, jokers: int = 0) -> int:

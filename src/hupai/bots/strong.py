@@ -30,7 +30,7 @@ from typing import ClassVar
 
 from hupai.bots.base import counts_of, natural_counts, unseen_from
 from hupai.bots.reading import WaitReader, load_reader
-from hupai.bots.simple import EfficiencyBot, after_discard, first_of
+from hupai.bots.simple import EfficiencyBot, after_discard, discard_outcome, first_of
 from hupai.game.actions import Action, Chow, DeclareReady, Discard, Kong, Pass, Pong, Win
 from hupai.game.view import PublicSeat, SeatView
 from hupai.hand import shanten, waits
@@ -238,14 +238,7 @@ class StrongBot:
             if action.tile == view.laizi or counts[action.tile] == 0:
                 scored.append((-1e9, -action.tile, action))  # never let a wildcard go while others remain
                 continue
-            counts[action.tile] -= 1
-            after = shanten(counts, jokers=jokers)
-            accepted = (
-                sum(copies for _, copies in accepting_tiles(counts, unseen=unseen, jokers=jokers))
-                if after >= 0
-                else 0
-            )
-            counts[action.tile] += 1
+            after, accepted = discard_outcome(counts, action.tile, unseen, jokers=jokers)
             offence = -self.shanten_weight * after + self.accept_weight * accepted
             cost = self._read_danger(view, action.tile, unseen, reading, reader)
             scored.append((offence * unit - cost, -action.tile, action))
