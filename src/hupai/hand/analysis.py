@@ -191,6 +191,11 @@ def _hand_vector_packed(counts: list[int]) -> tuple[int, ...] | None:
     if ids is None:
         return None
     a, b, c, z = ids
+    return _combined_vector(a, b, c, z)
+
+
+def _combined_vector(a: int, b: int, c: int, z: int) -> tuple[int, ...]:
+    """The whole hand's vector from its four parts' vector ids (combinations made on first sight)."""
     combined = tables.COMBINED
     ab = combined.get(a << 24 | b)
     if ab is None:
@@ -303,17 +308,7 @@ def _hand_vector(counts: Sequence[int]) -> tuple[int, ...]:
     z = HONOUR_VECTOR_IDS.get(config)
     if z is None:
         z = tables.honour_vector_id(config)
-    combined = tables.COMBINED
-    ab = combined.get(a << 24 | b)
-    if ab is None:
-        ab = tables.combine(a, b)
-    abc = combined.get(ab << 24 | c)
-    if abc is None:
-        abc = tables.combine(ab, c)
-    whole = combined.get(abc << 24 | z)
-    if whole is None:
-        whole = tables.combine(abc, z)
-    return VECTORS[whole]
+    return _combined_vector(a, b, c, z)
 
 
 def _seven_pairs_distance(pairs: int, singles: int, jokers: int) -> int:
