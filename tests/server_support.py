@@ -233,6 +233,19 @@ serve(Settings(database_url=sys.argv[1], **settings), port=int(sys.argv[2]), log
 """
 
 
+FIXED_ROOM_SECRET = "5eed" * 16
+FIXED_ROOM_SEED = 2027
+
+
+def fixed_rooms() -> None:
+    """``prepare=`` of :func:`running_server`: every room has the same secret and seed, so that a
+    test's fair deal (with fixed contributions) and the bots' play are known in advance."""
+    import hupai.server.store
+
+    setattr(hupai.server.store, "new_room_secret", lambda: FIXED_ROOM_SECRET)  # noqa: B010
+    setattr(hupai.server.store.Store, "seed", lambda self, room_id: FIXED_ROOM_SEED)  # noqa: B010
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))

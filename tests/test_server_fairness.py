@@ -52,6 +52,7 @@ from .server_support import (
 
 WAIT = 30.0  # deal_wait_seconds in these tests: long enough that a deal dealt soon did not wait for it
 RECV_SECONDS = 40
+PREPARE = "tests.server_support:fixed_rooms"  # the same room secret and seed in every server process
 
 
 @pytest.fixture(params=database_urls())
@@ -342,8 +343,8 @@ def next_update(connection: ClientConnection, done: Callable[[Message], bool]) -
 
 def test_a_killed_server_deals_the_same_wall_from_the_stored_contributions(url: str) -> None:
     port = free_port()
-    mine = secrets.token_hex(32)
-    with running_server(url, port, deal_wait_seconds=WAIT) as process:
+    mine = "c0ffee" * 10  # with the fixed room secret, a deal whose hand lasts past the kill
+    with running_server(url, port, deal_wait_seconds=WAIT, prepare=PREPARE) as process:
         token = call(port, "/api/guest", {"name": "小明"})["token"]
         number = call(port, "/api/rooms", {"preset": "nanjing", "hands": 4}, token)["number"]
         socket_url = f"ws://127.0.0.1:{port}/api/rooms/{number}/ws?token={token}"
@@ -361,7 +362,7 @@ def test_a_killed_server_deals_the_same_wall_from_the_stored_contributions(url: 
         os.killpg(process.pid, signal.SIGKILL)
         process.wait(timeout=10)
 
-    with running_server(url, port, deal_wait_seconds=WAIT):
+    with running_server(url, port, deal_wait_seconds=WAIT, prepare=PREPARE):
         with ws_connect(socket_url) as connection:  # from the hand's first event
             again = next_update(connection, lambda m: m["type"] == "update")
             assert again["hand"] == 0 and again["from"] == 0
