@@ -91,9 +91,8 @@ def cluster(
                     port,
                     log=log,
                     redis_url=redis_url,
-                    lease_seconds=LEASE_SECONDS,
                     log_level="info",
-                    **settings,
+                    **{"lease_seconds": LEASE_SECONDS, **settings},
                 )
             )
             servers.append(Server(port, process, log))

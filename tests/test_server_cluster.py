@@ -164,6 +164,31 @@ def test_the_owner_dies_mid_hand_and_another_process_takes_over(
         check_against_one_process(survivor.port, number, summary, players)
 
 
+def test_a_killed_owner_is_taken_over_long_before_its_lease_runs_out(
+    url: str, redis_url: str, tmp_path: Path
+) -> None:
+    """A process that dies stops listening to Redis at once: the others end its leases then."""
+    lease = 30.0
+    with cluster(url, redis_url, tmp_path, bot_delay_seconds=0.05, lease_seconds=lease) as servers:
+        number, tokens = seat_four(servers)
+        owner = current_owner(url, number)
+        players = players_for(servers, number, tokens)
+        for player in players:
+            player.start()
+        while sum(len(events) for events in players[0].events.values()) < 30:
+            time.sleep(0.05)
+        victim = next(server for server in servers if server.process.pid == owner)
+        os.killpg(victim.process.pid, signal.SIGKILL)
+        for player in players:
+            player.dead_ports.add(victim.port)
+        new_owner, seconds = wait_for_new_owner(url, number, owner, lease)
+        assert seconds < lease / 3, f"taken over after {seconds:.1f} s, a lease is {lease} s"
+        survivor = next(server for server in servers if server.process.pid == new_owner)
+        assert any("is gone (not listening)" in server.output() for server in servers if server.alive)
+        summary = finish(players)
+        check_against_one_process(survivor.port, number, summary, players)
+
+
 def test_a_paused_owner_is_taken_over_and_its_late_writes_are_refused(
     url: str, redis_url: str, tmp_path: Path
 ) -> None:

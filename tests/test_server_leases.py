@@ -65,6 +65,27 @@ def test_a_released_lease_is_free_at_once(store: Store) -> None:
     assert leases.acquire(room_id, "a") is None
 
 
+def test_the_leases_of_a_process_known_gone_end_at_once(store: Store) -> None:
+    leases = Leases(store.sessions, seconds=60)
+    rooms = [playing_room(store) for _ in range(3)]
+    fences = [
+        leases.acquire(rooms[0], "gone"),
+        leases.acquire(rooms[1], "gone"),
+        leases.acquire(rooms[2], "b"),
+    ]
+    assert leases.holders() == {"gone", "b"}
+    assert leases.expire_all("gone") == 2
+    assert leases.expire_all("gone") == 0  # nothing left to end
+    assert leases.holders() == {"b"}
+    assert sorted(leases.orphans()) == sorted(rooms[:2])
+    assert leases.acquire(rooms[0], "b") == Fence("b", 2)  # taken over: a new epoch
+    stale = fences[0]
+    assert stale is not None
+    with pytest.raises(LeaseLost):  # were the process alive after all, its writes are refused
+        store.fenced(rooms[0], stale).add_move(rooms[0], 0, 0, {"seat": 0, "act": "discard", "tile": "1m"})
+    assert leases.renew("gone") == {rooms[1]: 1}  # one not taken yet it may renew
+
+
 def test_a_stale_owner_cannot_write(store: Store) -> None:
     leases = Leases(store.sessions, seconds=0.3)
     room_id = playing_room(store)

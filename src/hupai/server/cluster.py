@@ -207,6 +207,16 @@ class Cluster:
                 connection.closed = True  # nobody to tell
                 self.deliver(room_id, Leave(connection))
 
+    async def unheard_nodes(self, nodes: list[str]) -> set[str] | None:
+        """Of ``nodes``, those no longer listening on their channel: a process that died (or lost
+        Redis) stops listening at once, long before its leases run out. None when this process is
+        not heard either (Redis itself restarted or is cut off): then nobody can be judged."""
+        answer = await self.redis.pubsub_numsub(node_channel(self.node), *map(node_channel, nodes))
+        counts = [count for _channel, count in answer]  # in the order asked
+        if not counts[0]:
+            return None
+        return {node for node, count in zip(nodes, counts[1:], strict=True) if not count}
+
     # --- sending -------------------------------------------------------------------------------
 
     def publish(self, channel: str, payload: dict[str, Any], *, room_id: int | None = None) -> None:

@@ -117,6 +117,27 @@ class Leases:
                 return None
             return lease.owner
 
+    def holders(self) -> set[str]:
+        """The processes holding a lease that has not run out."""
+        with self.sessions() as db:
+            query = select(TableLease.owner).where(TableLease.expires_at > utcnow()).distinct()
+            return set(db.scalars(query))
+
+    def expire_all(self, owner: str) -> int:
+        """End every lease ``owner`` holds now (it is known to be gone), so that its tables are
+        taken over without waiting for the leases to run out. Safe even if the process lives on:
+        fencing refuses its writes to any table another process takes; one not taken yet it renews.
+        Returns how many leases were ended."""
+        now = utcnow()
+        with self._writing() as db:
+            ended = db.execute(
+                update(TableLease)
+                .where(TableLease.owner == owner, TableLease.expires_at > now)
+                .values(expires_at=now - timedelta(seconds=1))
+                .returning(TableLease.room_id)
+            ).all()
+        return len(ended)
+
     def orphans(self, limit: int = 100) -> list[int]:
         """Rooms in play whose table nobody owns (never leased, released, or its owner's lease ran
         out): each must be taken over and rebuilt from its moves."""

@@ -32,6 +32,9 @@ from hupai.server.table import Dissolve, Escape, Join, Message, RoomChanged, Tab
 log = logging.getLogger("hupai.tables")
 HELD_BACK_LIMIT = 10_000  # messages kept while leases are in doubt (a Join beyond: closed)
 TAKEOVER_BATCH = 100  # orphaned rooms one process takes in one pass (the others take the rest)
+# A lease holder found not listening to Redis twice this far apart is gone: its leases are ended
+# without waiting for them to run out (twice, so that a reconnection to Redis is not a death).
+UNHEARD_SECONDS = 1.0
 
 Route = Table | RemoteRoom
 
@@ -60,10 +63,11 @@ class Tables:
         self.maintainer: asyncio.Task[None] | None = None
         self.renewed_at = -math.inf  # when this process last renewed its leases (monotonic)
         self.held_back: list[tuple[int, Message]] = []  # what arrived while the leases were in doubt
+        self.unheard_since: dict[str, float] = {}  # lease holders not listening to Redis: since when
         if cluster is not None:
             cluster.deliver = self._deliver
             cluster.on_owner_change = self._owner_changed
-            cluster.on_unheard = cluster.close_relays
+            cluster.on_unheard = self._unheard
 
     # --- one process -----------------------------------------------------------------------------
 
@@ -246,6 +250,13 @@ class Tables:
             # room now (or take it again), rather than lose a start, a leave or a vote.
             asyncio.get_running_loop().create_task(self.post(room_id, message))
 
+    def _unheard(self, room_id: int) -> None:
+        """A message to the room's owner reached nobody: its relayed sockets here close (their
+        clients reconnect), and the owner may be gone: look now rather than at the next pass."""
+        assert self.cluster is not None
+        self.cluster.close_relays(room_id)
+        self.wake.set()
+
     async def _owner_changed(self, room_id: int, owner: str | None) -> None:
         if owner is None:
             self.wake.set()  # let go cleanly: take it over now if it is in play
@@ -299,6 +310,7 @@ class Tables:
         for room_id, message in held_back:
             self._deliver(room_id, message)
         await self.cluster.heartbeat()
+        await self._end_leases_of_the_gone()
         orphans = await run_in_threadpool(self.leases.orphans, TAKEOVER_BATCH)
         random.shuffle(orphans)  # several processes taking over at once start at different rooms
         # Rebuilding tables takes time, most under the load of a takeover; the leases taken first
@@ -313,3 +325,25 @@ class Tables:
                 await self._take(room_id)
         if len(orphans) == TAKEOVER_BATCH:
             self.wake.set()  # more are waiting: the next pass at once
+
+    async def _end_leases_of_the_gone(self) -> None:
+        """A process that died stops listening to Redis at once: end its leases now (they are taken
+        over in this pass) rather than when they run out. A paused one still listens; its leases
+        run out."""
+        assert self.cluster is not None and self.leases is not None
+        holders = await run_in_threadpool(self.leases.holders)
+        holders.discard(self.cluster.node)
+        unheard = await self.cluster.unheard_nodes(sorted(holders)) if holders else set()
+        if unheard is None:  # this process is not heard either: Redis is the one in trouble
+            self.unheard_since.clear()
+            return
+        now = time.monotonic()
+        self.unheard_since = {node: self.unheard_since.get(node, now) for node in unheard}
+        for node, since in self.unheard_since.items():
+            if now - since < UNHEARD_SECONDS:
+                if since == now:  # look again as soon as it may be judged
+                    asyncio.get_running_loop().call_later(UNHEARD_SECONDS, self.wake.set)
+                continue
+            ended = await run_in_threadpool(self.leases.expire_all, node)
+            if ended:
+                log.warning("process %s is gone (not listening): its %d lease(s) ended", node, ended)
