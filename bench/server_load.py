@@ -437,9 +437,17 @@ def stop_servers(processes: list[subprocess.Popen[bytes]]) -> None:
             process.wait(timeout=max(deadline - time.monotonic(), 0.1))
         except subprocess.TimeoutExpired:
             print(f"server {process.pid} did not stop within 30 s: killed", file=sys.stderr)
+            show_stacks(process.pid)
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(process.pid, signal.SIGKILL)
             process.wait(timeout=10)
+
+
+def show_stacks(pid: int) -> None:
+    """What a server that will not stop is doing (py-spy, when installed), before it is killed."""
+    spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
+    if Path(spy).exists():
+        subprocess.run([spy, "dump", "--pid", str(pid)], stdout=sys.stderr, check=False, timeout=30)
 
 
 def report(stats: Stats, args: argparse.Namespace, setup: float) -> None:

@@ -8,8 +8,9 @@ In a cluster each table has one owner, the holder of the room's lease (:mod:`hup
 (a :class:`~hupai.server.cluster.RemoteRoom` that relays to it), taking the lease when nobody holds
 it. Every ``lease_seconds / 3`` each process renews its leases (a table whose lease was taken is
 stopped at once), says it is alive, and takes over rooms in play that nobody owns — those of a
-process that died, once their leases run out. A process that stops cleanly gives its leases up and
-says so, and the others take its tables over at once.
+process that died, once their leases run out, or at once when the process is seen to no longer
+listen to Redis. A process that stops cleanly gives its leases up and says so, and the others take
+its tables over at once.
 """
 
 from __future__ import annotations
