@@ -272,15 +272,22 @@ class Tables:
 
     async def _maintain(self) -> None:
         assert self.leases is not None
+        every = self.leases.seconds / 3
+        failed = False
         while True:
+            # Renewals keep their rhythm: the next is due a third of a lease after the last began,
+            # however long that pass took (a long one is followed at once).
+            due = every if failed else min(max(self.renewed_at + every - time.monotonic(), 0.0), every)
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.wake.wait(), self.leases.seconds / 3)
+                await asyncio.wait_for(self.wake.wait(), due)
             self.wake.clear()
             try:
                 await self.maintain_once()
+                failed = False
             except asyncio.CancelledError:
                 raise
             except Exception:  # the database or Redis is away for a moment: try again next time
+                failed = True
                 log.exception("tables: could not renew leases or take tables over")
 
     async def maintain_once(self) -> None:
@@ -296,8 +303,16 @@ class Tables:
     async def _maintain_once(self) -> None:
         assert self.cluster is not None and self.leases is not None
         asked = time.monotonic()
+        if asked - self.renewed_at > self.leases.seconds * 0.6 and self.fences:
+            log.warning(
+                "leases renewed %.1f s after the last renewal (they last %s s): this process is slow",
+                asked - self.renewed_at,
+                self.leases.seconds,
+            )
         holding = dict(self.fences)  # tables taken while renewing are not judged by this renewal
         held = await run_in_threadpool(self.leases.renew, self.cluster.node)
+        if time.monotonic() - asked > 1:
+            log.warning("renewing leases took %.1f s", time.monotonic() - asked)
         for room_id, fence in holding.items():
             if held.get(room_id) != fence.epoch and self.fences.get(room_id) == fence:
                 table = self.tables.pop(room_id, None)
@@ -317,7 +332,7 @@ class Tables:
         # Rebuilding tables takes time, most under the load of a takeover; the leases taken first
         # must be renewed before they run out (or another process takes them again): what is left
         # waits for the next pass, which renews first.
-        until = time.monotonic() + self.leases.seconds / 3
+        until = asked + self.leases.seconds / 3
         for room_id in orphans:
             if time.monotonic() > until:
                 self.wake.set()
