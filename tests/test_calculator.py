@@ -26,7 +26,7 @@ from hupai.game import legal_actions, read_record, replay, step, view
 from hupai.game.actions import Action, Pass
 from hupai.game.match import Match
 from hupai.game.model import HandState, Meld, MeldKind, Phase, WinKind, WinResult, next_seat
-from hupai.game.record import Escape, MatchRecord, ReplayResult, apply_action
+from hupai.game.record import Dissolve, Escape, MatchRecord, ReplayResult, apply_action
 from hupai.hand import waits
 from hupai.rules import RuleError, load_ruleset
 from hupai.rules.base import Transfer
@@ -405,7 +405,7 @@ def play_until(path: Path, keep: int) -> tuple[HandState, list[Action]]:
     assert hand.deal is not None
     assert hand.wall is not None
     state = match.start_hand(deal=hand.deal, wall=hand.wall)
-    actions = [action for action in hand.actions if not isinstance(action, Escape)]
+    actions = [action for action in hand.actions if not isinstance(action, Escape | Dissolve)]
     for action in actions[: len(actions) - keep]:
         apply_action(state, action)
     return state, actions[len(actions) - keep :]

@@ -1,11 +1,13 @@
 """Records a careful reader can trust: every hand's dealer is the one the rules give, nothing follows
-an escape, escapes are paid as transfers in their hand, and ``hupai replay --check`` says so in one
+an escape or a dissolve (解散), escapes are paid as transfers in their hand, a dissolve abandons the hand
+in play with what was paid standing, and ``hupai replay --check`` says so in one
 line."""
 
 from __future__ import annotations
 
 import copy
 import json
+import random
 import sys
 from pathlib import Path
 from typing import Any
@@ -14,12 +16,13 @@ import pytest
 from typer.testing import CliRunner
 
 from hupai.cli import _check_schema, app
-from hupai.game import read_record, record_from_match, replay, write_record
+from hupai.game import Match, legal_actions, read_record, record_from_match, replay, step, write_record
+from hupai.game.model import Phase
 from hupai.game.record import RecordError
 from hupai.rules import load_ruleset
 
 from .conftest import DATA
-from .record_play import Leaving, play_match
+from .record_play import Leaving, acting_seat, choose, play_match
 
 RECORDS = DATA / "records"
 ESCAPE = RECORDS / "nanjing" / "nj02-escape-60.json"
@@ -149,6 +152,100 @@ def test_a_hand_after_an_escape_is_refused() -> None:
     )
 
 
+# --- dissolves -------------------------------------------------------------------------------------
+
+KONG = RECORDS / "nanjing" / "nj10-kuaizhao-two-pungs-and-a-concealed-kong.json"
+
+
+def dissolved(path: Path = KONG, keep: int = 9) -> dict[str, Any]:
+    """A record whose hand the players ended by agreement (解散) after its first ``keep`` actions
+    (NJ-10's: after seat 1's concealed kong and the discard after it)."""
+    data = load(path)
+    data["hands"][0]["actions"] = [*data["hands"][0]["actions"][:keep], {"act": "dissolve"}]
+    return data
+
+
+def test_a_dissolve_mid_hand_abandons_it_and_the_money_paid_stands() -> None:
+    data = dissolved()
+    assert _check_schema(data) is True
+    settlement = replay(read_record(data)).as_dict()
+    hand = settlement["hands"][0]
+    assert (hand["outcome"], hand["winners"], hand["escaped"], hand["scores"]) == ("abandoned", [], [], [])
+    assert [(t["from"], t["to"], t["amount"], t["reason"]) for t in hand["transfers"]] == [
+        (2, 1, 3, "concealed_kong"),
+        (3, 1, 3, "concealed_kong"),
+        (0, 1, 3, "concealed_kong"),
+    ]  # the kong's money, and nothing for the dissolve
+    assert paid(hand["transfers"]) == hand["deltas"] == settlement["totals"] == [-3, 9, -3, -3]
+    assert (settlement["dissolved"], settlement["escapes"]) == (0, [])
+
+
+def test_a_dissolve_may_come_while_a_discard_is_open() -> None:
+    """Nobody passes for the others: the hand stops with seat 0's discard open to claims."""
+    settlement = replay(read_record(dissolved(keep=1))).as_dict()
+    assert (settlement["hands"][0]["outcome"], settlement["totals"]) == ("abandoned", [0, 0, 0, 0])
+
+
+def test_an_action_after_a_dissolve_is_refused() -> None:
+    data = dissolved()
+    data["hands"][0]["actions"].append({"seat": 2, "act": "discard", "tile": "2m"})
+    assert refusal(data) == (
+        'hand 0, action 10 ({"seat": 2, "act": "discard", "tile": "2m"}): the match was dissolved (解散) '
+        "at hand 0, action 9; nothing may follow"
+    )
+    twice = dissolved()
+    twice["hands"][0]["actions"].append({"act": "dissolve"})
+    assert refusal(twice).startswith('hand 0, action 10 ({"act": "dissolve"}): the match was dissolved')
+    after = dissolved()
+    after["hands"].append({"dealer": 1, "seed": 4, "actions": []})
+    assert refusal(after) == "hand 1: the match was dissolved (解散) at hand 0, action 9; nothing may follow"
+
+
+def test_a_dissolve_between_hands_ends_the_match_after_the_hand_played() -> None:
+    data = load(TWO_HANDS)
+    played = replay(read_record(data)).as_dict()
+    data["hands"][0]["actions"].append({"act": "dissolve"})
+    assert refusal(data).startswith("hand 1: the match was dissolved (解散) at hand 0, action ")
+    del data["hands"][1]
+    settlement = replay(read_record(data)).as_dict()
+    assert settlement["hands"] == played["hands"][:1]  # the hand keeps its outcome and settlement
+    assert settlement["dissolved"] == 0
+    assert played["dissolved"] is None
+
+
+def test_a_dissolve_names_no_seat() -> None:
+    data = dissolved()
+    data["hands"][0]["actions"][-1]["seat"] = 1
+    with pytest.raises(RecordError) as refused:
+        read_record(data)
+    assert str(refused.value) == 'hand 0, action 9: unknown field(s) seat (a dissolve is {"act": "dissolve"})'
+    with pytest.raises(RecordError, match=r"^hand 0, action 9: "):
+        _check_schema(data)
+    seatless = load(KONG)
+    seatless["hands"][0]["actions"][0] = {"act": "discard", "tile": "5p"}
+    with pytest.raises(RecordError, match=r"^hand 0, action 0: 'seat' is a required property"):
+        _check_schema(seatless)
+
+
+@pytest.mark.parametrize("preset", ["nanjing", "nanning", "enshi"])
+def test_a_dissolved_match_is_written_and_replayed_the_same(preset: str) -> None:
+    match = Match(load_ruleset(preset), seed=11)
+    state = match.start_hand()
+    rng = random.Random(11)
+    for _ in range(30):
+        if state.phase is Phase.ENDED:
+            break
+        step(state, choose(rng, legal_actions(state, acting_seat(state))))
+    match.dissolve()
+    data = write_record(record_from_match(match, [state]))
+    assert data["hands"][0]["actions"][-1] == {"act": "dissolve"}
+    assert _check_schema(data) is True
+    again = replay(read_record(data))
+    assert again.match.totals == match.totals
+    for replayed, result in zip(again.as_dict()["hands"], match.results, strict=True):
+        assert replayed.items() >= result.as_dict().items()  # Enshi adds the 痞子 and more
+
+
 # --- reading ---------------------------------------------------------------------------------------
 
 
@@ -199,6 +296,17 @@ def check(path: Path, *more: str) -> tuple[int, str, str]:
 )
 def test_check_says_ok_in_one_line(path: Path, line: str) -> None:
     assert check(path) == (0, line + "\n", "")
+
+
+def test_check_says_a_match_was_dissolved(tmp_path: Path) -> None:
+    path = tmp_path / "dissolved.json"
+    path.write_text(json.dumps(dissolved(), ensure_ascii=False), encoding="utf-8")
+    assert check(path) == (
+        0,
+        "ok: 1 hand, 10 actions; schema, tiles, every action and dealer checked; "
+        "dissolved (解散) in hand 0\n",
+        "",
+    )
 
 
 def test_check_refuses_a_wrong_dealer_in_one_line(tmp_path: Path) -> None:

@@ -16,7 +16,7 @@ from hupai.game.record import read_record, replay
 from hupai.server.table import Table
 
 from .schema_support import schema_error
-from .server_support import Message, connect, guest, new_room, play_socket, server
+from .server_support import Message, connect, guest, new_room, play_socket, server, without_seat
 
 
 @pytest.fixture
@@ -150,3 +150,25 @@ def test_a_rule_set_without_an_escape_penalty_still_names_who_left(client: TestC
     assert [t for t in result["transfers"] if t["reason"] == "escape"] == []
     check_sums(messages[-1], client.get(f"/api/rooms/{number}/hands").json())
     check_record(client, number, messages[-1])
+
+
+def test_leaving_while_a_discard_waits_for_its_release_replays_the_same(tmp_path: Path) -> None:
+    """As for a dissolve (tests/test_server_dissolve.py): a window held for nobody is closed as its
+    release would close it before the hand is abandoned, so the record replays to the hand stored."""
+    with server(f"sqlite:///{tmp_path / 'held.sqlite3'}", claim_seconds=None) as client:
+        host = guest(client, "小明")
+        number = new_room(client, host, preset="nanjing", hands=4, claim_seconds=3)
+        client.post(f"/api/rooms/{number}/start", json={}, headers=host)
+        with connect(client, number, host) as socket:
+            while not (prompt := socket.receive_json().get("prompt")) or prompt["automatic"]:
+                pass  # until the dealer's first turn
+            discard = next(action for action in prompt["legal"] if action["act"] == "discard")
+            socket.send_json({"type": "act", "seq": prompt["seq"], "action": without_seat(discard)})
+            while (update := socket.receive_json())["type"] != "update" or update.get("prompt"):
+                pass  # until the discard is played: its window is held now, for 3 seconds
+            messages = leave(client, number, host, socket)
+        ended = [message for message in messages if message["type"] == "update"][-1]["view"]
+        summary = messages[-1]
+        check_record(client, number, summary)
+        frames = client.get(f"/api/rooms/{number}/hands/0/replay").json()["frames"]
+        assert frames[-1]["view"]["live_tiles"] == ended["live_tiles"]

@@ -305,6 +305,8 @@ def _check_line(record: MatchRecord, result: ReplayResult, *, schema: bool) -> s
     line = f"ok: {hands} hand{'s' if hands != 1 else ''}, {actions} actions; {checked} checked"
     if result.match.escapes:
         line += f"; ended by seat {result.match.escapes[-1][0]}'s escape (逃跑)"
+    if result.match.dissolved:
+        line += f"; dissolved (解散) in hand {len(result.results) - 1}"
     if not schema:
         line += " (schema not checked: pip install jsonschema)"
     return line
@@ -356,6 +358,8 @@ def replay(
         console.print(
             f"逃跑 seat {seat} left in hand {len(result.results)}: paid {paid} (in that hand's deltas)"
         )
+    if result.match.dissolved:
+        console.print(f"解散 the players ended the match by agreement in hand {len(result.results)}")
     console.rule("总计 totals")
     console.print(
         "  ".join(

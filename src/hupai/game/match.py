@@ -1,4 +1,5 @@
-"""A match: many hands, the dealer's rotation, 比下胡 doubling and its flags, running totals, leaving.
+"""A match: many hands, the dealer's rotation, 比下胡 doubling and its flags, running totals, leaving,
+dissolving.
 
 >>> from hupai.rules import load_ruleset
 >>> match = Match(load_ruleset("nanjing"), seed=7)
@@ -104,6 +105,7 @@ class Match:
     escapes: list[tuple[int, tuple[Transfer, ...]]] = field(default_factory=list)
     current: HandState | None = None
     over: bool = False
+    dissolved: bool = False  # ended early by agreement (解散), not played out
 
     @property
     def flags(self) -> int:
@@ -204,3 +206,18 @@ class Match:
         self.escapes.append((seat, transfers))
         self.over = True
         return transfers
+
+    def dissolve(self) -> HandResult | None:
+        """The players end the match early by agreement (解散): the hand in play, if any, is abandoned
+        where it stands — money already paid (kongs, penalties) stands, and nobody pays for the
+        dissolve (no rule set defines a payment) — and the match is over. Returns that hand's result
+        (``None`` between hands, when the match just ends after the last hand played)."""
+        if self.over:
+            raise MatchError("the match is over")
+        result = None
+        if self.current is not None:
+            abandon(self.current)  # a hand that has ended keeps its outcome
+            result = self.finish_hand(self.current)
+        self.over = True
+        self.dissolved = True
+        return result

@@ -45,8 +45,11 @@ from hupai.tiles import format_tiles, parse_tiles
 
 __all__ = [
     "FORMAT",
+    "Dissolve",
+    "Escape",
     "HandRecord",
     "MatchRecord",
+    "RecordAction",
     "RecordError",
     "ReplayResult",
     "apply_action",
@@ -60,6 +63,7 @@ __all__ = [
 
 FORMAT = "hupai-record/1"
 ESCAPE = "escape"
+DISSOLVE = "dissolve"
 
 
 class RecordError(ValueError):
@@ -75,9 +79,22 @@ class Escape:
 
 
 @dataclass(frozen=True, slots=True)
+class Dissolve:
+    """The match ended early by agreement (解散: every player voted for it), written
+    ``{"act": "dissolve"}`` where it happened: the hand in play is abandoned as it stands (money already
+    paid stands, nobody pays for the dissolve) and nothing may follow. It names no seat: nobody in
+    particular ended the match."""
+
+    act = DISSOLVE
+
+
+RecordAction = Action | Escape | Dissolve  # what a record's hand lists
+
+
+@dataclass(frozen=True, slots=True)
 class HandRecord:
     dealer: int
-    actions: tuple[Action | Escape, ...]
+    actions: tuple[RecordAction, ...]
     deal: tuple[tuple[int, ...], ...] | None = None
     wall: tuple[int, ...] | None = None
     seed: int | None = None
@@ -186,10 +203,17 @@ def _read_hand(index: int, data: Any) -> HandRecord:
     actions_data = data.get("actions", [])
     if not isinstance(actions_data, list):
         raise RecordError(f"{where}: 'actions' is a list")
-    actions: list[Action | Escape] = []
+    actions: list[RecordAction] = []
     for number, entry in enumerate(actions_data):
         try:
-            if isinstance(entry, Mapping) and entry.get("act") == ESCAPE:
+            if isinstance(entry, Mapping) and entry.get("act") == DISSOLVE:
+                extra = sorted(str(key) for key in entry if key != "act")
+                if extra:  # a seat would say who dissolved the match: nobody alone does
+                    raise ActionParseError(
+                        f'unknown field(s) {", ".join(extra)} (a dissolve is {{"act": "dissolve"}})'
+                    )
+                actions.append(Dissolve())
+            elif isinstance(entry, Mapping) and entry.get("act") == ESCAPE:
                 seat = entry.get("seat")
                 if not _whole(seat) or not 0 <= seat < SEATS:
                     raise ActionParseError(f"'seat' must be 0-3, not {seat!r}")
@@ -258,10 +282,7 @@ def write_record(record: MatchRecord) -> dict[str, Any]:
                 entry["fair"] = hand.fair.as_dict()
         else:
             entry["seed"] = hand.seed
-        entry["actions"] = [
-            {"seat": action.seat, "act": ESCAPE} if isinstance(action, Escape) else action_to_dict(action)
-            for action in hand.actions
-        ]
+        entry["actions"] = [_action_dict(action) for action in hand.actions]
         hands.append(entry)
     out: dict[str, Any] = {
         "format": FORMAT,
@@ -276,14 +297,25 @@ def write_record(record: MatchRecord) -> dict[str, Any]:
     return out
 
 
+def _action_dict(action: RecordAction) -> dict[str, Any]:
+    """An action as a record writes it."""
+    if isinstance(action, Dissolve):
+        return {"act": DISSOLVE}
+    if isinstance(action, Escape):
+        return {"seat": action.seat, "act": ESCAPE}
+    return action_to_dict(action)
+
+
 def record_from_match(match: Match, states: Sequence[HandState]) -> MatchRecord:
     """A record of hands played through a :class:`Match` (every option written out in full)."""
     hands = []
     escapes = dict(match.escapes)
     for index, state in enumerate(states):
-        actions: list[Action | Escape] = list(state.actions)
+        actions: list[RecordAction] = list(state.actions)
         if index == len(states) - 1:
             actions.extend(Escape(seat) for seat in escapes)
+            if match.dissolved:
+                actions.append(Dissolve())
         hands.append(
             HandRecord(
                 dealer=state.dealer,
@@ -334,7 +366,7 @@ class ReplayResult:
         return self.match.results
 
     def as_dict(self) -> dict[str, Any]:
-        last = len(self.results) - 1  # an escape ends the match: it is paid in the last hand
+        last = len(self.results) - 1  # an escape or a dissolve ends the match: in the last hand
         escapes = [
             {"seat": seat, "hand": last, "transfers": [transfer.as_dict() for transfer in transfers]}
             for seat, transfers in self.match.escapes
@@ -348,6 +380,7 @@ class ReplayResult:
                 for result, state in zip(self.results, self.states, strict=False)
             ],
             "escapes": escapes,
+            "dissolved": last if self.match.dissolved else None,  # the hand a dissolve (解散) ended in
             "totals": list(self.match.totals),
         }
 
@@ -437,7 +470,7 @@ def replay(
 
     ``ruleset`` re-scores the same play under another rule card (by default the record's own).
     Every hand after the first must name the dealer the rules give after the hand before it, and
-    nothing may follow an escape (逃跑 ends the match).
+    nothing may follow an escape (逃跑) or a dissolve (解散): either ends the match.
     Raises :class:`RecordError` naming the hand, the action's index and the reason.
     """
     if ruleset is None:
@@ -447,29 +480,33 @@ def replay(
             raise RecordError(str(error)) from None
     match = Match(ruleset, seed=record.seed or 0, seats=record.seats, dealer=record.hands[0].dealer)
     states: list[HandState] = []
-    escaped_at: str | None = None  # where the match ended by an escape: "hand 2, action 14"
+    ended: str | None = None  # how and where an escape or a dissolve ended the match
     for index, hand in enumerate(record.hands):
-        if escaped_at is not None:
-            raise RecordError(f"hand {index}: {_after_escape(match, escaped_at)}")
+        if ended is not None:
+            raise RecordError(f"hand {index}: {ended}")
         if match.results:
             _check_dealer(index, hand.dealer, match.results[-1])
         state = _start_hand(match, index, hand)
         states.append(state)
         for number, action in enumerate(hand.actions):
-            if escaped_at is not None:
-                raise RecordError(
-                    f"hand {index}, action {number} ({_shown(action)}): {_after_escape(match, escaped_at)}"
-                )
+            if ended is not None:
+                raise RecordError(f"hand {index}, action {number} ({_shown(action)}): {ended}")
+            where = f"hand {index}, action {number}"
             if isinstance(action, Escape):
                 match.escape(action.seat)
-                escaped_at = f"hand {index}, action {number}"
+                ended = f"the match ended when seat {action.seat} left (逃跑) at {where}; nothing may follow"
+                continue
+            if isinstance(action, Dissolve):
+                # Where it is written: an open claim window is abandoned undecided, as at the table.
+                match.dissolve()
+                ended = f"the match was dissolved (解散) at {where}; nothing may follow"
                 continue
             try:
                 apply_action(state, action)
             except IllegalAction as error:
                 raise RecordError(f"hand {index}, action {number} ({_shown(action)}): {error}") from None
-        if escaped_at is not None:
-            continue  # the escape settled the hand
+        if ended is not None:
+            continue  # the escape or the dissolve settled the hand
         close_open_window(state)
         if state.phase is not Phase.ENDED:
             if allow_unfinished and index == len(record.hands) - 1:
@@ -494,15 +531,9 @@ def _start_hand(match: Match, index: int, hand: HandRecord) -> HandState:
     return state
 
 
-def _shown(action: Action | Escape) -> str:
+def _shown(action: RecordAction) -> str:
     """An action as the record writes it, for an error line."""
-    data = {"seat": action.seat, "act": ESCAPE} if isinstance(action, Escape) else action_to_dict(action)
-    return json.dumps(data, ensure_ascii=False)
-
-
-def _after_escape(match: Match, where: str) -> str:
-    seat = match.escapes[-1][0]
-    return f"the match ended when seat {seat} left (逃跑) at {where}; nothing may follow"
+    return json.dumps(_action_dict(action), ensure_ascii=False)
 
 
 def _check_dealer(index: int, written: int, previous: HandResult) -> None:

@@ -13,7 +13,7 @@ from typing import Any
 
 from hupai.game.actions import action_to_dict
 from hupai.game.engine import abandon, new_hand, shuffled_deal
-from hupai.game.record import Escape, RecordError, apply_action, close_open_window, read_record
+from hupai.game.record import Dissolve, Escape, RecordError, apply_action, close_open_window, read_record
 from hupai.game.view import events_as_dicts, replay_view
 from hupai.rules import load_ruleset
 
@@ -53,6 +53,11 @@ def replay_frames(
             start = len(state.events)
             abandon(state)
             frames.append({**frame(None, start), "escape": action.seat})
+            break
+        if isinstance(action, Dissolve):  # the players ended the match (解散): the hand stops here
+            start = len(state.events)
+            abandon(state)
+            frames.append({**frame(None, start), "dissolve": True})
             break
         start = len(state.events)
         apply_action(state, action)

@@ -42,7 +42,6 @@ from hupai.bots.base import Bot, unseen_from
 from hupai.game.actions import Action, ActionParseError, Pass, action_from_dict, action_to_dict
 from hupai.game.engine import (
     IllegalAction,
-    abandon,
     held_open,
     legal_actions,
     release_claims,
@@ -60,7 +59,8 @@ from hupai.game.fairness import (
 )
 from hupai.game.match import Match
 from hupai.game.model import ClaimWindow, HandState, Phase
-from hupai.game.record import ESCAPE, HandRecord, MatchRecord, write_record
+from hupai.game.record import DISSOLVE, ESCAPE, HandRecord, MatchRecord, RecordAction, write_record
+from hupai.game.record import Dissolve as DissolveAct
 from hupai.game.record import Escape as EscapeAct
 from hupai.game.view import SeatView, event_position, events_as_dicts, events_for, full_view, view
 from hupai.rules import load_ruleset
@@ -376,6 +376,9 @@ class Table:
                 if data.get("act") == ESCAPE:
                     await self._escape(int(data["seat"]), stored=True)
                     return
+                if data.get("act") == DISSOLVE:
+                    await self._dissolve(stored=True)
+                    return
                 step(state, action_from_dict(data))
             if state.phase is Phase.ENDED:
                 await self._settle(state, index, replaying=True)
@@ -651,10 +654,14 @@ class Table:
         """Seconds between hands."""
         return _room_or_override(self.room.next_hand_seconds, self.settings.next_hand_seconds)
 
-    def _hand_record(self, state: HandState, index: int, *, escaped: tuple[int, ...]) -> dict[str, Any]:
+    def _hand_record(
+        self, state: HandState, index: int, *, escaped: tuple[int, ...], dissolved: bool = False
+    ) -> dict[str, Any]:
         assert self.match is not None
-        actions: list[Action | EscapeAct] = list(state.actions)
+        actions: list[RecordAction] = list(state.actions)
         actions.extend(EscapeAct(seat) for seat in escaped)
+        if dissolved:
+            actions.append(DissolveAct())
         record = MatchRecord(
             ruleset=self.match.ruleset.preset,
             options=self.match.ruleset.options_dict(),
@@ -804,6 +811,8 @@ class Table:
             escape = {"seat": seat, "act": ESCAPE}
             await asyncio.to_thread(self.store.add_move, self.room_id, index, self.moves_in_hand, escape)
             await asyncio.to_thread(self.store.mark_left, self.room_id, seat)
+        if match.current is not None:
+            release_claims(match.current)  # see _dissolve: as the record's replay has it
         match.escape(seat)  # paid in this hand: its result now holds the escape's transfers
         result = self._keep_result(state, index)
         record = self._hand_record(state, index, escaped=(seat,))
@@ -816,18 +825,32 @@ class Table:
             self._broadcast(self._with_continue(self.last_hand_end))
         await self._finish_match("finished")
 
-    async def _dissolve(self) -> None:
+    async def _dissolve(self, *, stored: bool = False) -> None:
+        """解散: every player agreed to end the match now. A hand in play is abandoned where it stands
+        (what was paid stands; nobody pays for the dissolve) and its record ends with
+        ``{"act": "dissolve"}``, stored among its moves first, so that a rebuild ends the match the same
+        way and the room's record replays. Between hands the match just ends after the hand played."""
         match = self.match
         if match is None:
             return
         state = match.current
-        if state is not None and state.phase is not Phase.ENDED:
-            abandon(state)
-            match.finish_hand(state)
-            index = len(match.results) - 1
+        if state is not None:
+            index = len(match.results)
+            if not stored:
+                move = {"act": DISSOLVE}
+                await asyncio.to_thread(self.store.add_move, self.room_id, index, self.moves_in_hand, move)
+            # A window held open for nobody (hold_claims) closes as it would have: a record cannot say
+            # that a window was held, and its replay (like a rebuild) has play moved on at once.
+            release_claims(state)
+            match.dissolve()
             result = self._keep_result(state, index)
-            record = self._hand_record(state, index, escaped=())
+            record = self._hand_record(state, index, escaped=(), dissolved=True)
             await asyncio.to_thread(self.store.finish_hand, self.room_id, index, record, result)
+            if not stored:
+                self.pending = {}
+                self._broadcast_update()  # the hand as it stopped, before 大结算
+        else:
+            match.dissolve()
         await self._finish_match("dissolved")
 
     # --- messages ----------------------------------------------------------------------------------

@@ -175,6 +175,7 @@ const WORDS = {
   "replay.view": ["视角", "Viewpoint"],
   "replay.step": ["第{n}/{total}步", "Step {n} of {total}"],
   "replay.deal": ["发牌", "The deal"],
+  "replay.dissolved": ["全体同意解散，本局中止", "Ended by agreement: the hand stops here"],
   "replay.speed": ["速度", "Speed"],
   "hints.waits": ["听牌", "Waits"],
   "hints.left": ["剩{n}张", "{n} left"],

@@ -17,6 +17,7 @@ function word(key, values = {}) {
 
 function describe(frame, names) {
   if (frame.escape !== undefined) return `${names[frame.escape]} ${t("table.escape")}`;
+  if (frame.dissolve) return word("dissolved");
   const action = frame.action;
   if (!action) return frame.events.some((event) => event.event === "hand_started") ? word("deal") : "";
   const who = names[action.seat];
