@@ -33,6 +33,7 @@ from .server_support import (
     play_socket,
     randomly,
     server,
+    token_of,
     without_seat,
 )
 
@@ -184,3 +185,25 @@ def test_a_dissolve_while_a_discard_waits_for_its_release_replays_the_same(url: 
         frames = client.get(f"/api/rooms/{number}/hands/0/replay").json()["frames"]
         replayed = frames[-1]["view"]
         assert (replayed["live_tiles"], replayed["hands"]) == (ended["live_tiles"], ended["hands"])
+
+
+def test_a_table_rebuilt_after_every_player_voted_ends_the_match(url: str, tmp_path: Path) -> None:
+    """The last vote was stored but the table's process stopped before it heard it: the table
+    rebuilt from storage dissolves the match, rather than play on with every vote still cast."""
+    with server(url) as client:
+        host = guest(client, "甲")
+        friend = guest(client, "乙")
+        number = new_room(client, host, preset="nanjing", hands=8)
+        client.post(f"/api/rooms/{number}/sit", json={}, headers=friend)
+        client.post(f"/api/rooms/{number}/ready", json={"ready": True}, headers=friend)
+        client.post(f"/api/rooms/{number}/start", json={}, headers=host)
+        store = client.app.state.store  # type: ignore[attr-defined]
+        with connect(client, number, host) as socket:
+            play_prompts(socket, 6)  # the table now waits for the host
+            for headers in (host, friend):
+                user = store.user_for_token(token_of(headers))
+                store.vote_dissolve(number, user.id, True)  # stored; the table is never told
+            summary = rebuilt(client, number)
+        assert summary["status"] == "dissolved"
+        assert client.get(f"/api/rooms/{number}").json()["status"] == "dissolved"
+        check_record(client, number, summary, tmp_path)

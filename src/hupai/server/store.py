@@ -179,6 +179,11 @@ def _bot_name(level: str | None, seat: int) -> str | None:
     return f"电脑{seat + 1}·{getattr(bot, 'zh', level)}"
 
 
+def _all_agree_to_dissolve(room: Room) -> bool:
+    players = [place for place in room.seats if place.user_id is not None and not place.left]
+    return all(place.wants_dissolve for place in players)
+
+
 @dataclass(frozen=True)
 class Cleanup:
     """What one cleanup did: the waiting rooms it closed, and how many stale guests it deleted."""
@@ -468,9 +473,14 @@ class Store:
             if room.status != "playing":
                 raise Conflict("only a game in play is dissolved by vote")
             self._seat_of(room, user_id).wants_dissolve = agree
-            players = [place for place in room.seats if place.user_id is not None and not place.left]
-            unanimous = all(place.wants_dissolve for place in players)
-            return room_out(room), unanimous
+            return room_out(room), _all_agree_to_dissolve(room)
+
+    def dissolve_agreed(self, room_id: int) -> bool:
+        """Whether every player still at the table voted to dissolve (a rebuilt table whose process
+        stopped before it heard the last vote ends the match then)."""
+        with self.sessions() as db:
+            room = db.get(Room, room_id)
+            return room is not None and room.status == "playing" and _all_agree_to_dissolve(room)
 
     def close_room(self, room_id: int, reason: str) -> None:
         """Close a room whose table cannot go on (status ``closed``, with the reason); a room that

@@ -384,6 +384,9 @@ class Table:
                 await self._settle(state, index, replaying=True)
                 if self.match is None:
                     return
+        if await asyncio.to_thread(self.store.dissolve_agreed, self.room_id):
+            await self._dissolve()  # every player agreed, but the table stopped before it heard so
+            return
         if self.state is None or self.state.phase is Phase.ENDED:
             following = stored.get(self.hand_index, {})
             if self.deal_secret is None or len(following) == SEATS:
