@@ -207,7 +207,7 @@ def test_training_fits_exactly_what_the_bot_computes() -> None:
         import train_waits
     finally:
         sys.path.pop(0)
-    part = train_waits.play_match(("nanning", 3, 1, 0.5, False))
+    part = train_waits.play_match(train_waits.Job("nanning", 3, 1, 0.5, False))
     assert part.ready_x
     assert len(part.win_x) == len(part.win_y)
     model, data = train_waits.fit(part.ready_x, part.ready_y, READY_FEATURES)
@@ -215,3 +215,24 @@ def test_training_fits_exactly_what_the_bot_computes() -> None:
     theirs = model.predict_proba(part.ready_x[:20])[:, 1]
     for row, expected in zip(part.ready_x[:20], theirs, strict=True):
         assert ours(row) == pytest.approx(float(expected), abs=1e-5)
+
+
+def test_training_against_other_lineups() -> None:
+    """With the ``train`` extra: ``--lineup``/``--viewer`` sample only the viewer bot's turns (it reads
+    three opponents each time), and the same job gives the same rows."""
+    pytest.importorskip("sklearn")
+    import sys
+
+    sys.path.insert(0, str(ROOT / "tools"))
+    try:
+        import train_waits
+    finally:
+        sys.path.pop(0)
+    lineup = ("strong", "efficiency", "efficiency", "efficiency")
+    job = train_waits.Job("nanning", 3, 1, 0.5, False, lineup, "strong")
+    every = train_waits.play_match(train_waits.Job("nanning", 3, 1, 0.5, False, lineup))
+    part = train_waits.play_match(job)
+    assert part.win_x
+    assert len(part.ready_x) == 3 * len(part.win_x)
+    assert len(part.win_x) < len(every.win_x)
+    assert train_waits.play_match(job).ready_x == part.ready_x

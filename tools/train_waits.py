@@ -14,6 +14,16 @@ it waits on, on the ready ones. On the held-out matches the product of the two â
 for an opponent now â€” is compared with the strong bot's hand-made danger estimate (its readiness
 guess times its chance per tile), by log loss and AUC over every kind in play and over the kinds in the
 viewer's hand. The same seed gives the same weights.
+
+Other line-ups (``--lineup strong,efficiency,efficiency,efficiency``) and only one bot's turns sampled
+(``--viewer strong``: it reads only its opponents, and the average win and deal-in are its own) train a
+reader against the opponents a bot meets; ``--keep`` writes only the rule sets trained into an existing
+file, and ``--compare FILE`` scores that file's reader on the same held-out matches in place of the
+hand-made estimate:
+
+    python tools/train_waits.py --ruleset nanning --hands 3200 --rate 1.0 --seed 1 --jobs 2 \
+        --lineup strong,efficiency,efficiency,efficiency --viewer strong \
+        --compare src/hupai/bots/waits_model.json --keep --out /tmp/w.json
 """
 
 from __future__ import annotations
@@ -111,12 +121,29 @@ def handmade(bot: StrongBot, seen: SeatView, other: int, unseen: Sequence[int]) 
     return [0.0 if kind in own else threat * bot._wait_chance(kind, unseen) for kind in range(34)]
 
 
-def play_match(job: tuple[str, int, int, float, bool]) -> Samples:
-    ruleset_name, seed, number, rate, every_kind = job
+@dataclass(frozen=True)
+class Job:
+    """One self-play match: its rule set, seed and number, the share of turns sampled, whether every
+    kind of a not-ready opponent is kept (held-out matches), the four bots, and whose turns are
+    sampled (None: every seat's)."""
+
+    ruleset: str
+    seed: int
+    number: int
+    rate: float
+    every_kind: bool
+    lineup: tuple[str, ...] = LINEUP
+    viewer: str | None = None
+
+
+def play_match(job: Job) -> Samples:
+    ruleset_name, seed, number, rate, every_kind = job.ruleset, job.seed, job.number, job.rate, job.every_kind
     ruleset = load_ruleset(ruleset_name)
     playable = set(ruleset.tile_set())
     match = Match(ruleset, seed=_seed(seed, ruleset_name, "match", number))
-    bots = [make_bot(LINEUP[seat], _seed(seed, ruleset_name, number, seat)) for seat in range(4)]
+    lineup = job.lineup
+    bots = [make_bot(lineup[seat], _seed(seed, ruleset_name, number, seat)) for seat in range(4)]
+    sampled = {seat for seat in range(4) if job.viewer is None or lineup[seat] == job.viewer}
     reference = StrongBot()
     rng = random.Random(_seed(seed, ruleset_name, "sample", number))
     out = Samples()
@@ -129,6 +156,7 @@ def play_match(job: tuple[str, int, int, float, bool]) -> Samples:
             seen = view(state, seat)
             if (
                 state.phase is Phase.TURN
+                and seat in sampled
                 and any(isinstance(a, Discard) for a in legal)
                 and rng.random() < rate
             ):
@@ -140,9 +168,11 @@ def play_match(job: tuple[str, int, int, float, bool]) -> Samples:
         winners = set(result.winners)
         out.win_y += [int(seat in winners) for seat in viewers]
         for win in state.wins:
-            out.gains.append(result.deltas[win.context.seat])
-            if win.context.discarder is not None and len(winners) == 1:
-                out.costs.append(-result.deltas[win.context.discarder])
+            if win.context.seat in sampled:
+                out.gains.append(result.deltas[win.context.seat])
+            discarder = win.context.discarder
+            if discarder is not None and discarder in sampled and len(winners) == 1:
+                out.costs.append(-result.deltas[discarder])
     return out
 
 
@@ -188,10 +218,21 @@ def _sample(
             out.held.append(int(kind in held))
 
 
-def collect(ruleset: str, hands: int, seed: int, jobs: int, rate: float) -> tuple[Samples, Samples]:
+def collect(
+    ruleset: str,
+    hands: int,
+    seed: int,
+    jobs: int,
+    rate: float,
+    *,
+    lineup: tuple[str, ...] = LINEUP,
+    viewer: str | None = None,
+) -> tuple[Samples, Samples]:
     matches = max(HELD_OUT, hands // HANDS_PER_MATCH)
     train, test = Samples(), Samples()
-    jobs_list = [(ruleset, seed, number, rate, number % HELD_OUT == 0) for number in range(matches)]
+    jobs_list = [
+        Job(ruleset, seed, number, rate, number % HELD_OUT == 0, lineup, viewer) for number in range(matches)
+    ]
     if jobs > 1:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             parts = list(pool.map(play_match, jobs_list, chunksize=1))
@@ -225,25 +266,56 @@ def _metrics(y: np.ndarray, p: np.ndarray) -> dict[str, float]:
     }
 
 
-def evaluate(ready: LogisticRegression, wait: LogisticRegression, test: Samples) -> dict[str, Any]:
+def _shipped(model: dict[str, Any], x: Sequence[Sequence[float]] | np.ndarray) -> np.ndarray:
+    """A model from a weights file (``{"weights", "intercept"}``), applied to rows as the bot does."""
+    z = np.asarray(x, dtype=np.float64) @ np.asarray(model["weights"]) + float(model["intercept"])
+    out: np.ndarray = 1.0 / (1.0 + np.exp(-z))
+    return out
+
+
+def evaluate(
+    ready: LogisticRegression,
+    wait: LogisticRegression,
+    test: Samples,
+    other: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     ready_p = ready.predict_proba(np.asarray(test.ready_x))[:, 1]
     rows = np.asarray(test.wait_x)
     model_p = ready_p[np.asarray(test.ready_of_row)] * wait.predict_proba(rows)[:, 1]
+    if other is not None:  # --compare: the given weights in place of the hand-made estimate
+        other_ready = _shipped(other["ready"], test.ready_x)
+        test = Samples(
+            ready_y=test.ready_y,
+            wait_y=test.wait_y,
+            held=test.held,
+            handmade=list(other_ready[np.asarray(test.ready_of_row)] * _shipped(other["wait"], rows)),
+        )
     y = np.asarray(test.wait_y)
     made = np.asarray(test.handmade)
     held = np.asarray(test.held, dtype=bool)
-    return {
+    out = {
         "ready_auc": float(roc_auc_score(test.ready_y, ready_p)),
         "every_kind": {"model": _metrics(y, model_p), "handmade": _metrics(y, made)},
         "held_kinds": {"model": _metrics(y[held], model_p[held]), "handmade": _metrics(y[held], made[held])},
     }
+    if other is not None:
+        out["compared_ready_auc"] = float(roc_auc_score(test.ready_y, other_ready))
+    return out
 
 
 def train(
-    ruleset: str, hands: int, seed: int, jobs: int, rate: float
+    ruleset: str,
+    hands: int,
+    seed: int,
+    jobs: int,
+    rate: float,
+    *,
+    lineup: tuple[str, ...] = LINEUP,
+    viewer: str | None = None,
+    compare: dict[str, Any] | None = None,
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     started = time.perf_counter()
-    data, test = collect(ruleset, hands, seed, jobs, rate)
+    data, test = collect(ruleset, hands, seed, jobs, rate, lineup=lineup, viewer=viewer)
     played = time.perf_counter() - started
     ready, ready_json = fit(data.ready_x, data.ready_y, READY_FEATURES)
     ready_rows = [
@@ -260,7 +332,7 @@ def train(
         "wait_rows": len(ready_rows),
         "self_play_seconds": round(played, 1),
         "fit_seconds": round(time.perf_counter() - started - played, 1),
-        "held_out": evaluate(ready, wait, test),
+        "held_out": evaluate(ready, wait, test, compare),
         "win_held_out": _metrics(np.asarray(test.win_y), win_p),
     }
     models = {
@@ -283,26 +355,73 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument(
+        "--lineup",
+        default=",".join(LINEUP),
+        help="the four self-play bots, comma-separated (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--viewer",
+        help="sample only the turns of this bot (e.g. strong: it reads only its opponents, and the "
+        "average win and deal-in are its own); default: every seat's",
+    )
+    parser.add_argument(
+        "--compare",
+        type=Path,
+        help="a weights file: on the held-out matches its reader stands in for the hand-made estimate "
+        "(log loss and AUC of both, e.g. the shipped reader against one trained on another line-up)",
+    )
+    parser.add_argument(
+        "--keep",
+        action="store_true",
+        help="keep the other rule sets' models already in --out (write only the ones trained)",
+    )
     args = parser.parse_args()
+    lineup = tuple(name.strip() for name in args.lineup.split(","))
+    if len(lineup) != 4:
+        parser.error("--lineup needs four bots")
     import sklearn
 
     started = time.perf_counter()
     models, reports = {}, {}
     for ruleset in args.ruleset or RULESETS:
-        models[ruleset], reports[ruleset] = train(ruleset, args.hands, args.seed, args.jobs, args.rate)
+        compared = None
+        if args.compare is not None:
+            compared = json.loads(args.compare.read_text(encoding="utf-8"))["rulesets"][ruleset]
+        models[ruleset], reports[ruleset] = train(
+            ruleset,
+            args.hands,
+            args.seed,
+            args.jobs,
+            args.rate,
+            lineup=lineup,
+            viewer=args.viewer,
+            compare=compared,
+        )
         print(ruleset, json.dumps(reports[ruleset], indent=1), flush=True)
-    document = {
-        "format": FORMAT,
-        "trained": {
-            "command": (
-                f"python tools/train_waits.py --hands {args.hands} --rate {args.rate} --seed {args.seed}"
-            ),
-            "library": f"scikit-learn {sklearn.__version__}",
-            "seconds": round(time.perf_counter() - started, 1),
-            "reports": reports,
-        },
-        "rulesets": models,
+    command = f"python tools/train_waits.py --hands {args.hands} --rate {args.rate} --seed {args.seed}"
+    if lineup != LINEUP:
+        command += f" --lineup {','.join(lineup)}"
+    if args.viewer:
+        command += f" --viewer {args.viewer}"
+    trained: dict[str, Any] = {
+        "command": command,
+        "library": f"scikit-learn {sklearn.__version__}",
+        "seconds": round(time.perf_counter() - started, 1),
+        "reports": reports,
     }
+    if args.keep and args.out.exists():
+        # Only the rule sets trained now change; the others keep their weights and their record.
+        before = json.loads(args.out.read_text(encoding="utf-8"))
+        models = {**before["rulesets"], **models}
+        commands = before["trained"].get("commands") or dict.fromkeys(
+            before["rulesets"], before["trained"]["command"]
+        )
+        trained["command"] = before["trained"]["command"]
+        trained["commands"] = {**commands, **dict.fromkeys(reports, command)}
+        trained["seconds"] = before["trained"]["seconds"]
+        trained["reports"] = {**before["trained"]["reports"], **reports}
+    document = {"format": FORMAT, "trained": trained, "rulesets": models}
     args.out.write_text(json.dumps(document, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {args.out} in {time.perf_counter() - started:.0f} s")
 
