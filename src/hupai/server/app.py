@@ -37,7 +37,7 @@ from hupai.rules.base import option_range
 from hupai.rules.labels import option_labels
 from hupai.server.bounds import BodyGuard, validation_details
 from hupai.server.cluster import Cluster, RemoteRoom
-from hupai.server.database import connect, migrate
+from hupai.server.database import connect, migrate, release
 from hupai.server.guards import RequestGuard, client_address, foreign_origin, is_https, log_config
 from hupai.server.leases import Leases
 from hupai.server.limits import Busy, Limits, RateLimited, SocketCounts
@@ -110,8 +110,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         cluster = None
         if settings.redis_url:
             cluster = Cluster(settings.redis_url, alive_seconds=settings.lease_seconds)
-        leases = Leases(store.sessions, seconds=settings.lease_seconds)
-        tables = Tables(store, settings, cluster=cluster, leases=leases if cluster is not None else None)
+        leases = None
+        if cluster is not None:  # lease renewals on a connection of their own (never queued behind requests)
+            own = connect(settings.database_url, connections=1)
+            leases = Leases(own, seconds=settings.lease_seconds, reads=store.sessions)
+        tables = Tables(store, settings, cluster=cluster, leases=leases)
         app.state.store = store
         limits = Limits(settings, cluster.redis if cluster is not None else None)
         app.state.limits = limits
@@ -127,6 +130,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         with contextlib.suppress(asyncio.CancelledError):
             await cleaner
         await tables.close()
+        if leases is not None:
+            release(leases.sessions)
+        release(store.sessions)
 
     app = FastAPI(title="hupai 胡牌", version=__version__, lifespan=lifespan)
     app.state.settings = settings

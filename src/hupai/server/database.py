@@ -66,21 +66,34 @@ def _migration_lock(url: str) -> Iterator[None]:
             fcntl.flock(lock, fcntl.LOCK_UN)
 
 
-def connect(url: str) -> sessionmaker[Session]:
-    """A session factory for ``url``; SQLite is set up for many threads and concurrent readers."""
-    engine = _engine(url)
+def connect(url: str, *, connections: int = 20) -> sessionmaker[Session]:
+    """A session factory for ``url`` with at most ``connections`` connections to PostgreSQL; SQLite
+    is set up for many threads and concurrent readers."""
+    engine = _engine(url, connections)
     return sessionmaker(engine, expire_on_commit=False)
 
 
-def _engine(url: str) -> Engine:
+def release(sessions: sessionmaker[Session]) -> None:
+    """Close the pooled connections of a session factory from :func:`connect` (at shutdown)."""
+    engine: Engine = sessions.kw["bind"]
+    engine.dispose()
+
+
+def _engine(url: str, connections: int) -> Engine:
     if not url.startswith("sqlite"):
         # A process paused or cut off inside a transaction must not hold its locks for ever: the
         # table leases it holds could then never be taken over. PostgreSQL ends such a session.
         options = f"-c idle_in_transaction_session_timeout={IDLE_IN_TRANSACTION_MS}"
-        # At most 20 connections a process (the thread pool does the waiting): PostgreSQL's default
-        # 100 connections then serve four processes with room to spare (docs/deploy.md).
+        # At most 20 connections a process for requests and tables (the thread pool does the
+        # waiting), and one for table leases: PostgreSQL's default 100 connections then serve four
+        # processes with room to spare (docs/deploy.md).
+        kept = min(10, connections)
         return create_engine(
-            url, pool_pre_ping=True, pool_size=10, max_overflow=10, connect_args={"options": options}
+            url,
+            pool_pre_ping=True,
+            pool_size=kept,
+            max_overflow=connections - kept,
+            connect_args={"options": options},
         )
     engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
 

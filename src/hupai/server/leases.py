@@ -51,8 +51,13 @@ def check_fence(db: Session, room_id: int, fence: Fence) -> None:
 
 
 class Leases:
-    def __init__(self, sessions: sessionmaker[Session], *, seconds: float) -> None:
+    def __init__(
+        self, sessions: sessionmaker[Session], *, seconds: float, reads: sessionmaker[Session] | None = None
+    ) -> None:
+        """``sessions``: for the writes and takeover queries (a server gives them a connection of their
+        own); ``reads``: for :meth:`owner`, asked by every socket (by default ``sessions``)."""
         self.sessions = sessions
+        self.reads = reads or sessions
         self.seconds = seconds
 
     @contextmanager
@@ -111,7 +116,7 @@ class Leases:
 
     def owner(self, room_id: int) -> str | None:
         """The process holding the room's lease now, if any."""
-        with self.sessions() as db:
+        with self.reads() as db:
             lease = db.get(TableLease, room_id)
             if lease is None or lease.expires_at <= utcnow():
                 return None

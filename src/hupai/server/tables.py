@@ -17,10 +17,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import math
 import random
 import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
 from starlette.concurrency import run_in_threadpool
 
@@ -38,6 +42,7 @@ TAKEOVER_BATCH = 100  # orphaned rooms one process takes in one pass (the others
 UNHEARD_SECONDS = 1.0
 
 Route = Table | RemoteRoom
+T = TypeVar("T")
 
 
 class Tables:
@@ -65,10 +70,18 @@ class Tables:
         self.renewed_at = -math.inf  # when this process last renewed its leases (monotonic)
         self.held_back: list[tuple[int, Message]] = []  # what arrived while the leases were in doubt
         self.unheard_since: dict[str, float] = {}  # lease holders not listening to Redis: since when
+        self.keeper = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hupai-leases")
         if cluster is not None:
             cluster.deliver = self._deliver
             cluster.on_owner_change = self._owner_changed
             cluster.on_unheard = self._unheard
+
+    async def _keeping(self, call: Callable[..., T], *args: Any) -> T:
+        """A lease write or takeover query, on this process's own lease thread and connection: a
+        storm of requests (hundreds of clients reconnecting after a takeover) must not delay the
+        renewals that keep the tables here."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.keeper, functools.partial(call, *args))
 
     # --- one process -----------------------------------------------------------------------------
 
@@ -122,6 +135,7 @@ class Tables:
         self.tables.clear()
         if self.cluster is not None:
             await self.cluster.stop()
+        self.keeper.shutdown(wait=False)
 
     # --- where a room's table is -----------------------------------------------------------------
 
@@ -169,7 +183,7 @@ class Tables:
             self.arriving[room_id] = []
             try:
                 await self.cluster.own(room_id)
-                fence = await run_in_threadpool(self.leases.acquire, room_id, self.cluster.node)
+                fence = await self._keeping(self.leases.acquire, room_id, self.cluster.node)
                 if fence is None:
                     await self.cluster.disown(room_id)
                     return None
@@ -205,7 +219,7 @@ class Tables:
             await self.cluster.disown(room_id)
             if fence is not None:
                 with contextlib.suppress(Exception):
-                    await run_in_threadpool(self.leases.release, room_id, fence)
+                    await self._keeping(self.leases.release, room_id, fence)
         with contextlib.suppress(Exception):
             await self.cluster.announce_owner(room_id, released=True)
 
@@ -310,7 +324,7 @@ class Tables:
                 self.leases.seconds,
             )
         holding = dict(self.fences)  # tables taken while renewing are not judged by this renewal
-        held = await run_in_threadpool(self.leases.renew, self.cluster.node)
+        held = await self._keeping(self.leases.renew, self.cluster.node)
         if time.monotonic() - asked > 1:
             log.warning("renewing leases took %.1f s", time.monotonic() - asked)
         for room_id, fence in holding.items():
@@ -327,7 +341,7 @@ class Tables:
             self._deliver(room_id, message)
         await self.cluster.heartbeat()
         await self._end_leases_of_the_gone()
-        orphans = await run_in_threadpool(self.leases.orphans, TAKEOVER_BATCH)
+        orphans = await self._keeping(self.leases.orphans, TAKEOVER_BATCH)
         random.shuffle(orphans)  # several processes taking over at once start at different rooms
         # Rebuilding tables takes time, most under the load of a takeover; the leases taken first
         # must be renewed before they run out (or another process takes them again): what is left
@@ -347,7 +361,7 @@ class Tables:
         over in this pass) rather than when they run out. A paused one still listens; its leases
         run out."""
         assert self.cluster is not None and self.leases is not None
-        holders = await run_in_threadpool(self.leases.holders)
+        holders = await self._keeping(self.leases.holders)
         holders.discard(self.cluster.node)
         unheard = await self.cluster.unheard_nodes(sorted(holders)) if holders else set()
         if unheard is None:  # this process is not heard either: Redis is the one in trouble
@@ -360,6 +374,6 @@ class Tables:
                 if since == now:  # look again as soon as it may be judged
                     asyncio.get_running_loop().call_later(UNHEARD_SECONDS, self.wake.set)
                 continue
-            ended = await run_in_threadpool(self.leases.expire_all, node)
+            ended = await self._keeping(self.leases.expire_all, node)
             if ended:
                 log.warning("process %s is gone (not listening): its %d lease(s) ended", node, ended)
