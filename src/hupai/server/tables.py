@@ -67,6 +67,7 @@ class Tables:
         self.maintaining = asyncio.Lock()
         self.wake = asyncio.Event()  # a table was let go elsewhere: look for orphans now
         self.maintainer: asyncio.Task[None] | None = None
+        self.taking_over: asyncio.Task[None] | None = None
         self.renewed_at = -math.inf  # when this process last renewed its leases (monotonic)
         self.held_back: list[tuple[int, Message]] = []  # what arrived while the leases were in doubt
         self.unheard_since: dict[str, float] = {}  # lease holders not listening to Redis: since when
@@ -124,10 +125,11 @@ class Tables:
 
     async def close(self) -> None:
         """Stop every table; in a cluster give their leases up so others take them over at once."""
-        if self.maintainer is not None:
-            self.maintainer.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.maintainer
+        for task in (self.maintainer, self.taking_over):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         for room_id, table in list(self.tables.items()):
             await table.stop()
             if self.cluster is not None:
@@ -141,7 +143,7 @@ class Tables:
 
     async def route(self, room_id: int) -> Route:
         if self.cluster is not None and self._stale():
-            await self.maintain_once()
+            await self.renew_once()
         table = self.tables.get(room_id)
         if table is not None and not table.lost:
             return table
@@ -289,32 +291,41 @@ class Tables:
         every = self.leases.seconds / 3
         failed = False
         while True:
-            # Renewals keep their rhythm: the next is due a third of a lease after the last began,
-            # however long that pass took (a long one is followed at once).
+            # Renewals keep their rhythm: the next is due a third of a lease after the last began.
             due = every if failed else min(max(self.renewed_at + every - time.monotonic(), 0.0), every)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.wake.wait(), due)
             self.wake.clear()
             try:
-                await self.maintain_once()
+                await self.renew_once()
                 failed = False
             except asyncio.CancelledError:
                 raise
             except Exception:  # the database or Redis is away for a moment: try again next time
                 failed = True
-                log.exception("tables: could not renew leases or take tables over")
+                log.exception("tables: could not renew leases")
+                continue
+            # Takeovers run beside the renewals: however long rebuilding tables takes (or waiting for
+            # a socket's own takeover of a room), the leases held and just taken are renewed in time.
+            if self.taking_over is None or self.taking_over.done():
+                self.taking_over = asyncio.create_task(self._take_over_logged(), name="tables-take-over")
 
     async def maintain_once(self) -> None:
-        """Renew, drop what was lost, say this process is alive, take over orphaned rooms in play.
-        One at a time: callers that find it running wait for it (two renewals of the same rows at
-        once would only deadlock each other in the database)."""
+        """Renew this process's leases, then take over orphaned rooms in play."""
+        await self.renew_once()
+        await self.take_over_once()
+
+    async def renew_once(self) -> None:
+        """Renew, drop what was lost, say this process is alive. One at a time: callers that find it
+        running wait for it (two renewals of the same rows at once would only deadlock each other in
+        the database)."""
         if self.maintaining.locked():
             async with self.maintaining:
                 return
         async with self.maintaining:
-            await self._maintain_once()
+            await self._renew_once()
 
-    async def _maintain_once(self) -> None:
+    async def _renew_once(self) -> None:
         assert self.cluster is not None and self.leases is not None
         asked = time.monotonic()
         if asked - self.renewed_at > self.leases.seconds * 0.6 and self.fences:
@@ -325,8 +336,6 @@ class Tables:
             )
         holding = dict(self.fences)  # tables taken while renewing are not judged by this renewal
         held = await self._keeping(self.leases.renew, self.cluster.node)
-        if time.monotonic() - asked > 1:
-            log.warning("renewing leases took %.1f s", time.monotonic() - asked)
         for room_id, fence in holding.items():
             if held.get(room_id) != fence.epoch and self.fences.get(room_id) == fence:
                 table = self.tables.pop(room_id, None)
@@ -340,21 +349,25 @@ class Tables:
         for room_id, message in held_back:
             self._deliver(room_id, message)
         await self.cluster.heartbeat()
+
+    async def _take_over_logged(self) -> None:
+        try:
+            await self.take_over_once()
+        except Exception:
+            log.exception("tables: could not take tables over")
+
+    async def take_over_once(self) -> None:
+        """End the leases of processes known to be gone, then take over rooms in play that nobody
+        owns (at most ``TAKEOVER_BATCH``; more: the next pass comes at once)."""
+        assert self.leases is not None
         await self._end_leases_of_the_gone()
         orphans = await self._keeping(self.leases.orphans, TAKEOVER_BATCH)
         random.shuffle(orphans)  # several processes taking over at once start at different rooms
-        # Rebuilding tables takes time, most under the load of a takeover; the leases taken first
-        # must be renewed before they run out (or another process takes them again): what is left
-        # waits for the next pass, which renews first.
-        until = asked + self.leases.seconds / 3
         for room_id in orphans:
-            if time.monotonic() > until:
-                self.wake.set()
-                return
             if room_id not in self.tables:
                 await self._take(room_id)
         if len(orphans) == TAKEOVER_BATCH:
-            self.wake.set()  # more are waiting: the next pass at once
+            self.wake.set()
 
     async def _end_leases_of_the_gone(self) -> None:
         """A process that died stops listening to Redis at once: end its leases now (they are taken
