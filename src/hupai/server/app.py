@@ -96,6 +96,19 @@ HOST_PATTERN = re.compile(r"(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]
 QR_SCALE = 4  # pixels per module: about 130-200 px wide
 
 
+STOP_REPORT_SECONDS = 10.0  # a stop still giving tables up after this long logs what it waits for
+
+
+def _report_slow_stop() -> None:
+    """What a stop that takes too long is waiting for: every task's stack, in the log."""
+    lines = []
+    for task in asyncio.all_tasks():
+        frames = task.get_stack()
+        where = " <- ".join(f"{frame.f_code.co_name}:{frame.f_lineno}" for frame in reversed(frames))
+        lines.append(f"  {task.get_name()}: {where or 'not started'}")
+    log.warning("still stopping after %s s; tasks:\n%s", STOP_REPORT_SECONDS, "\n".join(lines))
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
 
@@ -129,7 +142,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         cleaner.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await cleaner
-        await tables.close()
+        watchdog = asyncio.get_running_loop().call_later(STOP_REPORT_SECONDS, _report_slow_stop)
+        try:
+            await tables.close()
+        finally:
+            watchdog.cancel()
         if leases is not None:
             release(leases.sessions)
         release(store.sessions)
