@@ -6,6 +6,7 @@ tests on that database too; each test gets its own empty schema.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import random
@@ -29,6 +30,7 @@ from starlette.testclient import WebSocketTestSession
 
 from hupai.server.app import create_app
 from hupai.server.settings import Settings
+from hupai.server.table import Table
 
 POSTGRES_ENV = "HUPAI_TEST_DATABASE_URL"
 
@@ -231,6 +233,30 @@ if prepare:
     getattr(importlib.import_module(module), name)()
 serve(Settings(database_url=sys.argv[1], **settings), port=int(sys.argv[2]), log_level=log_level)
 """
+
+
+def paid(result: dict[str, Any]) -> list[int]:
+    """A settlement's transfers summed per seat (payee +, payer −)."""
+    deltas = [0, 0, 0, 0]
+    for transfer in result["transfers"]:
+        deltas[transfer["from"]] -= transfer["amount"]
+        deltas[transfer["to"]] += transfer["amount"]
+    return deltas
+
+
+def rebuilt(client: TestClient, number: str) -> dict[str, Any]:
+    """大结算 of a table rebuilt from the room's stored moves, as after a restart."""
+    app: Any = client.app
+    store = app.state.store
+    table = Table(store.room_id(number), store, app.state.settings)
+
+    async def rebuild() -> None:
+        table.room = store.room_by_id(table.room_id)
+        await table.resume()
+
+    asyncio.run(rebuild())
+    assert table.summary is not None
+    return table.summary
 
 
 FIXED_ROOM_SECRET = "5eed" * 16

@@ -5,7 +5,6 @@ stored and announced. A table rebuilt from the stored moves ends the match the s
 
 from __future__ import annotations
 
-import asyncio
 import json
 import random
 from collections.abc import Iterator
@@ -19,7 +18,6 @@ from typer.testing import CliRunner
 
 from hupai.cli import app as cli
 from hupai.game.record import read_record, replay, verify_record
-from hupai.server.table import Table
 
 from .schema_support import schema_error
 from .server_support import (
@@ -30,8 +28,10 @@ from .server_support import (
     database_urls,
     guest,
     new_room,
+    paid,
     play_socket,
     randomly,
+    rebuilt,
     server,
     token_of,
     without_seat,
@@ -42,14 +42,6 @@ from .server_support import (
 def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     with database(request.param, tmp_path) as found:
         yield found
-
-
-def paid(result: dict[str, Any]) -> list[int]:
-    deltas = [0, 0, 0, 0]
-    for transfer in result["transfers"]:
-        deltas[transfer["from"]] -= transfer["amount"]
-        deltas[transfer["to"]] += transfer["amount"]
-    return deltas
 
 
 def play_prompts(socket: WebSocketTestSession, prompts: int) -> Message:
@@ -70,19 +62,15 @@ def play_prompts(socket: WebSocketTestSession, prompts: int) -> Message:
     raise AssertionError("the host was never asked again")
 
 
-def rebuilt(client: TestClient, number: str) -> dict[str, Any]:
-    """大结算 of a table rebuilt from the room's stored moves, as after a restart."""
-    app: Any = client.app
-    store = app.state.store
-    table = Table(store.room_id(number), store, app.state.settings)
-
-    async def rebuild() -> None:
-        table.room = store.room_by_id(table.room_id)
-        await table.resume()
-
-    asyncio.run(rebuild())
-    assert table.summary is not None
-    return table.summary
+def started_with_a_friend(client: TestClient) -> tuple[dict[str, str], dict[str, str], str]:
+    """A host and a friend at an eight-hand Nanjing room (bots in the other seats), started."""
+    host = guest(client, "甲")
+    friend = guest(client, "乙")
+    number = new_room(client, host, preset="nanjing", hands=8)
+    client.post(f"/api/rooms/{number}/sit", json={}, headers=friend)
+    client.post(f"/api/rooms/{number}/ready", json={"ready": True}, headers=friend)
+    client.post(f"/api/rooms/{number}/start", json={}, headers=host)
+    return host, friend, number
 
 
 def check_record(client: TestClient, number: str, summary: dict[str, Any], tmp_path: Path) -> dict[str, Any]:
@@ -131,12 +119,7 @@ def check_record(client: TestClient, number: str, summary: dict[str, Any], tmp_p
 
 def test_a_match_dissolved_by_vote_mid_hand_replays_to_its_totals(url: str, tmp_path: Path) -> None:
     with server(url) as client:
-        host = guest(client, "甲")
-        friend = guest(client, "乙")
-        number = new_room(client, host, preset="nanjing", hands=8)
-        client.post(f"/api/rooms/{number}/sit", json={}, headers=friend)
-        client.post(f"/api/rooms/{number}/ready", json={"ready": True}, headers=friend)
-        client.post(f"/api/rooms/{number}/start", json={}, headers=host)
+        host, friend, number = started_with_a_friend(client)
         with connect(client, number, host) as socket, connect(client, number, friend) as other:
             other.send_json({"type": "trustee", "on": True})  # 托管 plays the friend's seat
             play_prompts(socket, 12)
@@ -191,12 +174,7 @@ def test_a_table_rebuilt_after_every_player_voted_ends_the_match(url: str, tmp_p
     """The last vote was stored but the table's process stopped before it heard it: the table
     rebuilt from storage dissolves the match, rather than play on with every vote still cast."""
     with server(url) as client:
-        host = guest(client, "甲")
-        friend = guest(client, "乙")
-        number = new_room(client, host, preset="nanjing", hands=8)
-        client.post(f"/api/rooms/{number}/sit", json={}, headers=friend)
-        client.post(f"/api/rooms/{number}/ready", json={"ready": True}, headers=friend)
-        client.post(f"/api/rooms/{number}/start", json={}, headers=host)
+        host, friend, number = started_with_a_friend(client)
         store = client.app.state.store  # type: ignore[attr-defined]
         with connect(client, number, host) as socket:
             play_prompts(socket, 6)  # the table now waits for the host

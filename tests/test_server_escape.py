@@ -4,7 +4,6 @@ stored moves gives the same numbers."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -13,10 +12,19 @@ import pytest
 from fastapi.testclient import TestClient
 
 from hupai.game.record import read_record, replay
-from hupai.server.table import Table
 
 from .schema_support import schema_error
-from .server_support import Message, connect, guest, new_room, play_socket, server, without_seat
+from .server_support import (
+    Message,
+    connect,
+    guest,
+    new_room,
+    paid,
+    play_socket,
+    rebuilt,
+    server,
+    without_seat,
+)
 
 
 @pytest.fixture
@@ -26,34 +34,10 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
         yield test_client
 
 
-def paid(result: dict[str, Any]) -> list[int]:
-    """A settlement's transfers summed per seat (payee +, payer −)."""
-    deltas = [0, 0, 0, 0]
-    for transfer in result["transfers"]:
-        deltas[transfer["from"]] -= transfer["amount"]
-        deltas[transfer["to"]] += transfer["amount"]
-    return deltas
-
-
 def leave(client: TestClient, number: str, host: dict[str, str], socket: Any) -> list[Message]:
     room = client.post(f"/api/rooms/{number}/leave", json={}, headers=host).json()
     assert room["status"] == "finished"
     return play_socket(socket, answer=False)
-
-
-def rebuilt(client: TestClient, number: str) -> dict[str, Any]:
-    """大结算 of a table rebuilt from the room's stored moves, as after a restart."""
-    app: Any = client.app
-    store = app.state.store
-    table = Table(store.room_id(number), store, app.state.settings)
-
-    async def rebuild() -> None:
-        table.room = store.room_by_id(table.room_id)
-        await table.resume()
-
-    asyncio.run(rebuild())
-    assert table.summary is not None
-    return table.summary
 
 
 def check_sums(summary: dict[str, Any], hands: list[dict[str, Any]]) -> None:
