@@ -22,7 +22,7 @@ import logging
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
@@ -37,12 +37,34 @@ from hupai.server.table import Dissolve, Escape, Join, Message, RoomChanged, Tab
 log = logging.getLogger("hupai.tables")
 HELD_BACK_LIMIT = 10_000  # messages kept while leases are in doubt (a Join beyond: closed)
 TAKEOVER_BATCH = 100  # orphaned rooms one process takes in one pass (the others take the rest)
+TAKEOVER_AT_ONCE = 8  # takes in flight at once in a pass
 # A lease holder found not listening to Redis twice this far apart is gone: its leases are ended
 # without waiting for them to run out (twice, so that a reconnection to Redis is not a death).
 UNHEARD_SECONDS = 1.0
 
 Route = Table | RemoteRoom
 T = TypeVar("T")
+
+
+class RoomLocks:
+    """One lock per room, kept only while someone holds or waits for it."""
+
+    def __init__(self) -> None:
+        self.locks: dict[int, tuple[asyncio.Lock, int]] = {}  # room id -> (its lock, users)
+
+    @contextlib.asynccontextmanager
+    async def hold(self, room_id: int) -> AsyncIterator[None]:
+        lock, users = self.locks.get(room_id) or (asyncio.Lock(), 0)
+        self.locks[room_id] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            _lock, users = self.locks[room_id]
+            if users == 1:
+                del self.locks[room_id]
+            else:
+                self.locks[room_id] = (lock, users - 1)
 
 
 class Tables:
@@ -63,7 +85,7 @@ class Tables:
         self.tables: dict[int, Table] = {}
         self.fences: dict[int, Fence] = {}
         self.arriving: dict[int, list[Message]] = {}  # rooms being taken: their messages so far
-        self.taking = asyncio.Lock()  # one lease change at a time in this process
+        self.changing = RoomLocks()  # one lease change at a time per room
         self.maintaining = asyncio.Lock()
         self.wake = asyncio.Event()  # a table was let go elsewhere: look for orphans now
         self.maintainer: asyncio.Task[None] | None = None
@@ -176,7 +198,7 @@ class Tables:
 
     async def _take(self, room_id: int) -> Table | None:
         assert self.cluster is not None and self.leases is not None
-        async with self.taking:
+        async with self.changing.hold(room_id):
             table = self.tables.get(room_id)
             if table is not None and not table.lost:
                 return table
@@ -214,7 +236,7 @@ class Tables:
     async def _let_go(self, room_id: int, *, stopped: bool = False) -> None:
         """Give up the room's lease (its table here ended or stopped) and say so."""
         assert self.cluster is not None and self.leases is not None
-        async with self.taking:
+        async with self.changing.hold(room_id):
             if room_id in self.tables and not stopped:
                 return  # a new table started here meanwhile: it keeps the lease
             fence = self.fences.pop(room_id, None)
@@ -363,9 +385,17 @@ class Tables:
         await self._end_leases_of_the_gone()
         orphans = await self._keeping(self.leases.orphans, TAKEOVER_BATCH)
         random.shuffle(orphans)  # several processes taking over at once start at different rooms
-        for room_id in orphans:
-            if room_id not in self.tables:
-                await self._take(room_id)
+        # A few at a time: each take is round trips to Redis and the database, which overlap.
+        at_once = asyncio.Semaphore(TAKEOVER_AT_ONCE)
+
+        async def take(room_id: int) -> None:
+            async with at_once:
+                if room_id not in self.tables:
+                    await self._take(room_id)
+
+        for failed in await asyncio.gather(*map(take, orphans), return_exceptions=True):
+            if isinstance(failed, Exception):
+                log.warning("tables: a takeover failed (%s); the next pass tries again", failed)
         if len(orphans) == TAKEOVER_BATCH:
             self.wake.set()
 
