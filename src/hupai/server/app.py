@@ -101,12 +101,20 @@ STOP_REPORT_SECONDS = 10.0  # a stop still giving tables up after this long logs
 
 def _report_slow_stop() -> None:
     """What a stop that takes too long is waiting for: every task's stack, in the log."""
-    lines = []
-    for task in asyncio.all_tasks():
-        frames = task.get_stack()
-        where = " <- ".join(f"{frame.f_code.co_name}:{frame.f_lineno}" for frame in reversed(frames))
-        lines.append(f"  {task.get_name()}: {where or 'not started'}")
+    lines = [f"  {task.get_name()}: {_awaiting(task)}" for task in asyncio.all_tasks()]
     log.warning("still stopping after %s s; tasks:\n%s", STOP_REPORT_SECONDS, "\n".join(lines))
+
+
+def _awaiting(task: asyncio.Task[Any]) -> str:
+    """A task's chain of awaits, outermost first (``function:line -> …``)."""
+    steps = []
+    step: Any = task.get_coro()
+    while step is not None:
+        frame = getattr(step, "cr_frame", None) or getattr(step, "gi_frame", None)
+        if frame is not None:
+            steps.append(f"{frame.f_code.co_name}:{frame.f_lineno}")
+        step = getattr(step, "cr_await", None) or getattr(step, "gi_yieldfrom", None)
+    return " -> ".join(steps) or "done"
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:

@@ -315,8 +315,11 @@ class Tables:
         while True:
             # Renewals keep their rhythm: the next is due a third of a lease after the last began.
             due = every if failed else min(max(self.renewed_at + every - time.monotonic(), 0.0), every)
+            # (asyncio.timeout, not wait_for: Python 3.11's wait_for loses a cancellation that comes
+            # as the event is set, and the stop then waited for this task for ever.)
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.wake.wait(), due)
+                async with asyncio.timeout(due):
+                    await self.wake.wait()
             self.wake.clear()
             try:
                 await self.renew_once()
