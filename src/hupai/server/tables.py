@@ -400,7 +400,7 @@ class Tables:
             if isinstance(failed, Exception):
                 log.warning("tables: a takeover failed (%s); the next pass tries again", failed)
         if len(orphans) == TAKEOVER_BATCH:
-            self.wake.set()
+            self.wake.set()  # more are waiting: the next pass at once
 
     async def _end_leases_of_the_gone(self) -> None:
         """A process that died stops listening to Redis at once: end its leases now (they are taken
