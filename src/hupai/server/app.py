@@ -100,7 +100,7 @@ STOP_REPORT_SECONDS = 10.0  # a stop still giving tables up after this long logs
 
 
 def _report_slow_stop() -> None:
-    """What a stop that takes too long is waiting for: every task's stack, in the log."""
+    """What a stop that takes too long is waiting for: every task's chain of awaits, in the log."""
     lines = [f"  {task.get_name()}: {_awaiting(task)}" for task in asyncio.all_tasks()]
     log.warning("still stopping after %s s; tasks:\n%s", STOP_REPORT_SECONDS, "\n".join(lines))
 
