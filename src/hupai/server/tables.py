@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
 import math
 import random
@@ -103,8 +102,7 @@ class Tables:
         """A lease write or takeover query, on this process's own lease thread and connection: a
         storm of requests (hundreds of clients reconnecting after a takeover) must not delay the
         renewals that keep the tables here."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.keeper, functools.partial(call, *args))
+        return await asyncio.get_running_loop().run_in_executor(self.keeper, call, *args)
 
     # --- one process -----------------------------------------------------------------------------
 
