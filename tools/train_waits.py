@@ -32,7 +32,7 @@ import argparse
 import json
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -121,11 +121,16 @@ def handmade(bot: StrongBot, seen: SeatView, other: int, unseen: Sequence[int]) 
     return [0.0 if kind in own else threat * bot._wait_chance(kind, unseen) for kind in range(34)]
 
 
+ReadyFeatures = Callable[[SeatView, int], list[float]]
+WaitFeatures = Callable[[SeatView, int], list[list[float]]]
+
+
 @dataclass(frozen=True)
 class Job:
     """One self-play match: its rule set, seed and number, the share of turns sampled, whether every
-    kind of a not-ready opponent is kept (held-out matches), the four bots, and whose turns are
-    sampled (None: every seat's)."""
+    kind of a not-ready opponent is kept (held-out matches), the four bots, whose turns are sampled
+    (None: every seat's) and the features computed (module-level functions, so that a job pickles;
+    ``tools/reading_headroom.py`` tries others)."""
 
     ruleset: str
     seed: int
@@ -134,6 +139,7 @@ class Job:
     every_kind: bool
     lineup: tuple[str, ...] = LINEUP
     viewer: str | None = None
+    features: tuple[ReadyFeatures, WaitFeatures] = (ready_features, wait_features)
 
 
 def play_match(job: Job) -> Samples:
@@ -160,7 +166,7 @@ def play_match(job: Job) -> Samples:
                 and any(isinstance(a, Discard) for a in legal)
                 and rng.random() < rate
             ):
-                _sample(out, state, seen, reference, playable, every_kind=every_kind)
+                _sample(out, state, seen, reference, playable, every_kind=every_kind, features=job.features)
                 out.win_x.append(_prospects(state, seen))
                 viewers.append(seat)
             step(state, bots[seat].choose(seen, legal))
@@ -194,21 +200,23 @@ def _sample(
     playable: set[int],
     *,
     every_kind: bool,
+    features: tuple[ReadyFeatures, WaitFeatures] = (ready_features, wait_features),
 ) -> None:
     assert seen.seat is not None
+    ready_of, waits_of = features
     unseen = unseen_from(seen)
     held = set(seen.hand or ())
     for other in range(4):
         if other == seen.seat:
             continue
         winning = truth(state, other)
-        out.ready_x.append(ready_features(seen, other))
+        out.ready_x.append(ready_of(seen, other))
         out.ready_y.append(int(bool(winning)))
         if not winning and not every_kind:
             continue
         index = len(out.ready_x) - 1
         estimate = handmade(reference, seen, other, unseen)
-        for kind, row in enumerate(wait_features(seen, other)):
+        for kind, row in enumerate(waits_of(seen, other)):
             if kind not in playable:
                 continue
             out.wait_x.append(row)
