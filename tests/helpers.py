@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from hupai.game.contract import ScoreSheet, WinVerdict
 from hupai.game.engine import new_hand
 from hupai.game.model import HandState, Meld, MeldKind, WinContext, WinKind
 from hupai.game.scripting import run_moves
 from hupai.game.stacking import stack_wall
 from hupai.rules import load_ruleset
-from hupai.rules.base import ScoreSheet, WinVerdict
 from hupai.tiles import parse_counts, parse_tiles
 
 

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 from hupai.game import Match, legal_actions, step
 from hupai.game.actions import Action, Discard, Pass, Win
+from hupai.game.contract import RuleSet
 from hupai.game.model import HandState, Phase
-from hupai.rules.base import RuleSet
 
 
 @dataclass(frozen=True)

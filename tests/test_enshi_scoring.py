@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from hupai.game.contract import WinVerdict
 from hupai.game.model import (
     SEATS,
     HandState,
@@ -24,7 +25,6 @@ from hupai.game.model import (
     WinResult,
 )
 from hupai.rules import RuleError, find_preset, load_ruleset
-from hupai.rules.base import WinVerdict
 from hupai.rules.enshi import EnshiOptions, EnshiRuleSet
 from hupai.rules.enshi.scoring import apply_caps, is_jianzihu
 from hupai.rules.labels import option_labels

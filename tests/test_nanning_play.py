@@ -9,11 +9,11 @@ import pytest
 
 from hupai.game import IllegalAction, Match, Phase, legal_actions, step, verify
 from hupai.game.actions import Discard, Pass, Win
+from hupai.game.contract import WinVerdict
 from hupai.game.engine import new_hand
 from hupai.game.stacking import stack_wall
 from hupai.game.view import view
 from hupai.rules import load_ruleset
-from hupai.rules.base import WinVerdict
 from hupai.tiles import parse_tiles
 
 from .helpers import items, judge, play, table, transfers

@@ -21,9 +21,9 @@ from starlette.testclient import WebSocketTestSession
 
 import hupai.game.match
 from hupai.bots import TrusteeBot
+from hupai.game.contract import RuleSet
 from hupai.game.engine import shuffled_deal
 from hupai.game.stacking import stack_wall
-from hupai.rules.base import RuleSet
 
 from .server_support import Message, connect, guest, new_room, server
 from .test_hold_claims import CLAIM, DRAWS, QUIET

@@ -20,11 +20,11 @@ import hupai.game.match
 from hupai.bots import TrusteeBot
 from hupai.bots.autoplay import ting_action
 from hupai.game.actions import Discard, Kong, Pass, Pong, Win
+from hupai.game.contract import RuleSet
 from hupai.game.engine import shuffled_deal
 from hupai.game.record import read_record, replay
 from hupai.game.stacking import stack_wall
 from hupai.game.view import view
-from hupai.rules.base import RuleSet
 from hupai.server.hints import winning_tiles
 from hupai.tiles import format_tiles, parse_tiles
 

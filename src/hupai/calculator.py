@@ -47,6 +47,7 @@ from types import MappingProxyType
 from typing import Any
 
 from hupai.game.actions import Action, Pass, Win
+from hupai.game.contract import RuleError, RuleSet, ScoreSheet, Transfer
 from hupai.game.model import (
     SEATS,
     ClaimWindow,
@@ -62,7 +63,6 @@ from hupai.game.model import (
 )
 from hupai.hand import is_win, waits
 from hupai.rules import load_ruleset
-from hupai.rules.base import RuleError, RuleSet, ScoreSheet, Transfer
 from hupai.tiles import NUM_KINDS, format_tiles, parse_tiles, tile_name
 
 __all__ = [
@@ -369,7 +369,7 @@ class WaitValue:
 def score_win(spec: WinSpec) -> Calculation:
     """Score the win ``spec`` describes with the rule set's own ``judge_win`` and ``win_transfers``.
 
-    Raises ValueError (a :class:`~hupai.rules.base.RuleError` for a bad preset or option) when the
+    Raises ValueError (a :class:`~hupai.game.contract.RuleError` for a bad preset or option) when the
     description is impossible: a wrong tile count, a fifth copy, a flower where the rules have none….
     A possible win the rules refuse comes back with ``allowed=False`` and the rule set's reason.
     """

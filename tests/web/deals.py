@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import hupai.game.match
 import hupai.server.store
+from hupai.game.contract import RuleSet
 from hupai.game.engine import shuffled_deal
 from hupai.game.stacking import stack_wall
-from hupai.rules.base import RuleSet
 
 # Whenever seat 0 deals: seat 0 (the host, dealing) lets 8s go and is then ready on a 5p 单钓; the bots hold
 # thirteen single tiles (nothing to claim); seat 0 draws 7z and then the 5p.

@@ -6,7 +6,7 @@ The public functions follow the query / check / act pattern:
 * :func:`verify` raises :class:`IllegalAction` with a reason a player understands;
 * :func:`step` applies an action and returns the state with the events it produced.
 
-Rules (what is worth what, who pays) come from the state's :class:`~hupai.rules.base.RuleSet`.
+Rules (what is worth what, who pays) come from the state's :class:`~hupai.game.contract.RuleSet`.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from itertools import compress
 from typing import Final
 
 from hupai.game.actions import Action, Chow, DeclareReady, Discard, Kong, Lay, Pass, Pong, Win
+from hupai.game.contract import RuleSet, ScoreSheet, Transfer, WinVerdict
 from hupai.game.events import (
     Chowed,
     ConcealedKongDeclared,
@@ -54,7 +55,6 @@ from hupai.game.model import (
     next_seat,
 )
 from hupai.hand import waits
-from hupai.rules.base import RuleSet, ScoreSheet, Transfer, WinVerdict
 from hupai.tiles import NUM_KINDS, format_tiles, tile_name
 
 ScoredWin = tuple[WinContext, ScoreSheet]

@@ -15,10 +15,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from hupai.game.contract import RuleSet, ScoreSheet, Transfer
 from hupai.game.engine import abandon, deal_in_order, new_hand, shuffled_deal
 from hupai.game.fairness import FairDeal, fair_order
 from hupai.game.model import SEATS, HandState, Phase
-from hupai.rules.base import RuleSet, ScoreSheet, Transfer
 
 __all__ = ["ESCAPE_REASON", "HandResult", "Match", "MatchError", "hand_seed"]
 

@@ -13,9 +13,9 @@ from typing import Any, Final
 # Imported at run time, not only for type checking: the compiled build (hupai._native) reads the
 # fields' types of these dataclasses when it builds them.
 from hupai.game.actions import Action
+from hupai.game.contract import RuleSet, ScoreSheet, Transfer, WinVerdict
 from hupai.game.events import Event
 from hupai.game.fairness import FairDeal
-from hupai.rules.base import RuleSet, ScoreSheet, Transfer, WinVerdict
 from hupai.tiles import NUM_KINDS
 
 SEATS: Final = 4

@@ -26,6 +26,7 @@ from hupai.game.actions import (
     action_from_dict,
     action_to_dict,
 )
+from hupai.game.contract import RuleError, RuleSet
 from hupai.game.engine import (
     IllegalAction,
     InvalidDeal,
@@ -39,8 +40,6 @@ from hupai.game.engine import (
 from hupai.game.fairness import FairDeal, FairDealError, verify_deal
 from hupai.game.match import HandResult, Match
 from hupai.game.model import SEATS, HandState, Phase
-from hupai.rules import load_ruleset
-from hupai.rules.base import RuleError, RuleSet
 from hupai.tiles import format_tiles, parse_tiles
 
 __all__ = [
@@ -337,13 +336,21 @@ def record_from_match(match: Match, states: Sequence[HandState]) -> MatchRecord:
 # --- verifying fair deals -------------------------------------------------------------------------
 
 
+def _ruleset_of(record: MatchRecord) -> RuleSet:
+    """The rule card the record names. Found through :mod:`hupai.rules`'s registry when asked, not
+    at import: the engine (``hupai.game``) does not depend on the rule sets, they depend on it."""
+    from hupai.rules import load_ruleset
+
+    try:
+        return load_ruleset(record.ruleset, record.options)
+    except RuleError as error:
+        raise RecordError(str(error)) from None
+
+
 def verify_record(record: MatchRecord) -> list[list[str] | None]:
     """Per hand: what does not match in its fair deal (empty: verified), or ``None`` when the hand
     carries no fair-deal facts (dealt from a seed or an explicit wall)."""
-    try:
-        tiles = load_ruleset(record.ruleset, record.options).tile_set()
-    except RuleError as error:
-        raise RecordError(str(error)) from None
+    tiles = _ruleset_of(record).tile_set()
     verdicts: list[list[str] | None] = []
     for hand in record.hands:
         if hand.fair is None or hand.deal is None or hand.wall is None:
@@ -474,10 +481,7 @@ def replay(
     Raises :class:`RecordError` naming the hand, the action's index and the reason.
     """
     if ruleset is None:
-        try:
-            ruleset = load_ruleset(record.ruleset, record.options)
-        except RuleError as error:
-            raise RecordError(str(error)) from None
+        ruleset = _ruleset_of(record)
     match = Match(ruleset, seed=record.seed or 0, seats=record.seats, dealer=record.hands[0].dealer)
     states: list[HandState] = []
     ended: str | None = None  # how and where an escape or a dissolve ended the match

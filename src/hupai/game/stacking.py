@@ -12,9 +12,9 @@ import random
 from collections import Counter
 from collections.abc import Mapping
 
+from hupai.game.contract import RuleSet
 from hupai.game.engine import DEALER_TILES, HAND_TILES, InvalidDeal
 from hupai.game.model import SEATS
-from hupai.rules.base import RuleSet
 from hupai.tiles import format_tiles, parse_tiles
 
 __all__ = ["stack_wall"]

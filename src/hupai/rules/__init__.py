@@ -18,7 +18,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from hupai.rules.base import RuleError, RuleSet
+from hupai.game.contract import RuleError, RuleSet
 
 __all__ = ["Preset", "RuleError", "RuleSet", "load_ruleset", "presets"]
 
@@ -80,7 +80,7 @@ def find_preset(name: str) -> Preset:
 
 def load_ruleset(name: str, options: Mapping[str, Any] | None = None) -> RuleSet:
     """The rule set a preset (or alias) names, with ``options`` applied over the preset's own."""
-    from hupai.rules.base import options_from_mapping
+    from hupai.rules.options import options_from_mapping
 
     preset = find_preset(name)
     cls = _ruleset_classes()[preset.ruleset]

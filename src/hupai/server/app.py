@@ -33,8 +33,8 @@ from starlette.concurrency import run_in_threadpool
 from hupai import __version__
 from hupai.calculator import WinSpec, error_details, score_win
 from hupai.rules import load_ruleset, presets
-from hupai.rules.base import option_range
 from hupai.rules.labels import option_labels
+from hupai.rules.options import option_range
 from hupai.server.bounds import BodyGuard, validation_details
 from hupai.server.cluster import Cluster, RemoteRoom
 from hupai.server.database import connect, migrate, release

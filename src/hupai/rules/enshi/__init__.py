@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
+from hupai.game.contract import HandOutcome, RuleSet, ScoreSheet, Transfer, WinVerdict
 from hupai.game.model import SEATS, HandState, MeldKind, WinContext, WinKind, next_seat
-from hupai.rules.base import HandOutcome, RuleSet, ScoreSheet, Transfer, WinVerdict
 from hupai.rules.enshi.items import transfer
 from hupai.rules.enshi.options import EnshiOptions
 from hupai.rules.enshi.scoring import (

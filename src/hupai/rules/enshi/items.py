@@ -5,7 +5,7 @@ Sources: S003b (seed 003, the Enshi part), X-ES (an Enshi app's rule text, where
 
 from __future__ import annotations
 
-from hupai.rules.base import ScoreItem, Transfer
+from hupai.game.contract import ScoreItem, Transfer
 
 # key: (中文, English, source)
 ITEMS: dict[str, tuple[str, str, str]] = {

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hupai.rules.base import RuleError
+from hupai.game.contract import RuleError
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

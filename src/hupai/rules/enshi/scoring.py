@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from hupai.game.contract import PayerLine, ScoreItem, ScoreSheet, WinVerdict, share_of
 from hupai.game.model import SEATS, HandState, Meld, MeldKind, WinContext, WinKind, next_seat
 from hupai.hand import Form, Reading, decompositions, is_win, waits
-from hupai.rules.base import PayerLine, ScoreItem, ScoreSheet, WinVerdict, share_of
 from hupai.rules.enshi.items import item
 from hupai.rules.enshi.options import EnshiOptions
 from hupai.tiles import tile_name, tile_notation

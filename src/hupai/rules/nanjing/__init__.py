@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
+from hupai.game.contract import HandOutcome, RuleSet, ScoreSheet, Transfer, WinVerdict
 from hupai.game.model import SEATS, HandState, MeldKind, WinContext, WinKind, next_seat
 from hupai.hand import waits
-from hupai.rules.base import HandOutcome, RuleSet, ScoreSheet, Transfer, WinVerdict
 from hupai.rules.nanjing.items import LIABILITY_REASONS, transfer
 from hupai.rules.nanjing.options import NanjingOptions
 from hupai.rules.nanjing.scoring import (

@@ -6,7 +6,7 @@ where the seeds are silent, the reading rules-notes recommends.
 
 from __future__ import annotations
 
-from hupai.rules.base import ScoreItem, Transfer
+from hupai.game.contract import ScoreItem, Transfer
 
 # key: (中文, English, source)
 ITEMS: dict[str, tuple[str, str, str]] = {

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hupai.rules.base import RuleError
+from hupai.game.contract import RuleError
 
 BIXIAHU_TRIGGERS = (
     "dealer_win",  # 庄家胡 (S002) — also S003a's 庄家连庄

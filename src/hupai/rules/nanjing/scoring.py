@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from hupai.game.contract import ScoreItem, ScoreSheet, WinVerdict, share_of
 from hupai.game.model import HandState, Meld, MeldKind, WinContext, WinKind
 from hupai.hand import Form, GroupKind, Reading, WaitShape, decompositions, waits
-from hupai.rules.base import ScoreItem, ScoreSheet, WinVerdict, share_of
 from hupai.rules.nanjing.items import item
 from hupai.rules.nanjing.options import NanjingOptions
 from hupai.tiles import NUM_KINDS, format_tiles

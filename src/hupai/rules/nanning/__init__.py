@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from hupai.game.contract import HandOutcome, RuleSet, ScoreSheet, Transfer, WinVerdict
 from hupai.game.model import SEATS, HandState, MeldKind, WinContext, next_seat
-from hupai.rules.base import HandOutcome, RuleSet, ScoreSheet, Transfer, WinVerdict
 from hupai.rules.nanning.items import transfer
 from hupai.rules.nanning.options import NanningOptions
 from hupai.rules.nanning.scoring import DAPAO, EACH_PAYS, score, sealed_by, situation

@@ -5,7 +5,7 @@ Sources: S001 (seed 001, the standard tables), S000b (seed 000, second half), S0
 
 from __future__ import annotations
 
-from hupai.rules.base import ScoreItem, Transfer
+from hupai.game.contract import ScoreItem, Transfer
 
 # key: (中文, English, source)
 ITEMS: dict[str, tuple[str, str, str]] = {

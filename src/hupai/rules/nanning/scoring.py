@@ -22,9 +22,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from hupai.game.contract import ScoreItem, ScoreSheet, WinVerdict, share_of
 from hupai.game.model import SEATS, HandState, Meld, MeldKind, WinContext, WinKind, next_seat
 from hupai.hand import Form, GroupKind, Reading, decompositions
-from hupai.rules.base import ScoreItem, ScoreSheet, WinVerdict, share_of
 from hupai.rules.nanning.items import item
 from hupai.rules.nanning.options import NanningOptions
 
