@@ -105,3 +105,55 @@ def test_fit_scores_every_reader_on_held_out_matches() -> None:
         assert all(0.0 <= figure <= 1.0 for figure in figures)
     sharpened, shipped = rows[2], rows[1]
     assert float(sharpened[2]) > float(shipped[2])  # the cheat's AUC is above the reader's
+
+
+def test_the_inference_knows_the_efficiency_bots_choice() -> None:
+    """``efficiency_choice`` is exactly the tile the efficiency bot lets go, on every discard of a
+    played match; and a random ready hand is ready, of the size asked, from the pool given."""
+    import random
+
+    from hupai.bots import EfficiencyBot
+    from hupai.bots.base import counts_of, unseen_from
+    from hupai.game import Match, Phase, legal_actions, step, view
+    from hupai.game.actions import Discard
+    from hupai.hand import shanten
+    from hupai.rules import load_ruleset
+    from hupai.sim import acting_seat
+
+    match = Match(load_ruleset("nanning"), seed=11)
+    bots = [EfficiencyBot(seat) for seat in range(4)]
+    compared = 0
+    for _ in range(2):
+        state = match.start_hand()
+        while state.phase is not Phase.ENDED:
+            seat = acting_seat(state)
+            legal = legal_actions(state, seat)
+            seen = view(state, seat)
+            action = bots[seat].choose(seen, legal)
+            if isinstance(action, Discard):
+                counts = counts_of(seen.hand or ())
+                assert headroom.efficiency_choice(counts, unseen_from(seen)) == action.tile
+                compared += 1
+            step(state, action)
+        match.finish_hand(state)
+    assert compared > 20
+    rng = random.Random(3)
+    pool = [4] * 34
+    for size in (13, 10, 7, 4, 1):
+        hand = headroom.random_ready_hand(pool, size, rng)
+        assert hand is not None
+        assert sum(hand) == size
+        assert shanten(hand) == 0
+        assert all(count <= 4 for count in hand)
+
+
+def test_infer_compares_the_inferred_waits_with_the_reader() -> None:
+    pytest.importorskip("sklearn")
+    command = [sys.executable, str(ROOT / "tools" / "reading_headroom.py"), "infer", "--hands", "16"]
+    command += ["--seed", "5", "--candidates", "50"]
+    out = subprocess.run(command, capture_output=True, text=True, check=True, timeout=600).stdout
+    rows = {
+        line.split("|")[1].strip(): line.split("|")[2:5] for line in out.splitlines() if line.startswith("| ")
+    }
+    for kinds in ("every kind", "in the seat's hand"):
+        assert all(0.0 <= float(cell) <= 1.0 for cell in rows[kinds]), out

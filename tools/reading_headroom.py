@@ -2,6 +2,7 @@
 
     python tools/reading_headroom.py play --hands 4000 --jobs 2 --sharpen 0 0.5 1 2 99 --exact-ready
     python tools/reading_headroom.py fit --hands 3200 --seed 11 --jobs 2
+    python tools/reading_headroom.py infer --hands 320 --seed 7 --jobs 2
 
 ``play`` is a cheat, for measurement only: the strong bot plays three ``efficiency`` bots on duplicate
 deals (as ``hupai simulate --duplicate``) with its wait reader *sharpened toward the truth* — every
@@ -10,7 +11,7 @@ opponent now and divided by e^β when it does not (β = 0 is the shipped bot, β
 or, with ``--exact-ready``, told exactly who is ready while the reader's own waits are kept. The bot's
 decisions are the shipped ones in every other way, so the rows show what a better reader would be
 worth in points. The true hands reach the bot through the self-play loop, which is only possible on
-the pure-Python core: this tool sets ``HUPAI_PURE=1`` before hupai is imported.
+the pure-Python core: ``play`` sets ``HUPAI_PURE=1`` before hupai is imported.
 
 ``fit`` asks how much of that the view holds: on self-play of strong + 3 efficiency (only the strong
 seat's turns sampled, every kind of every opponent kept; matches whose number is a multiple of five
@@ -20,6 +21,13 @@ since the opponent's last discard from its hand, its run of 摸切, gaps to its 
 hand, where it let the neighbours of a tile go), and gradient-boosted trees (scikit-learn's
 ``HistGradientBoostingClassifier``) on those. Log loss and AUC over every kind in play, and among
 the ready opponents' kinds (all, and the ones in the viewer's hand). Needs the ``train`` extra.
+
+``infer`` tries the other road, reading the efficiency bot's discards as the deterministic choices
+they are: for each ready opponent it draws random ready hands from the tiles the seat cannot see and
+keeps those its play since its last discard from the hand allows — that discard was the efficiency
+choice from the hand and it, every tile drawn and let go since was the choice too and none wins, and
+no tile anyone let go since wins (it would have won) — and ranks each kind by the share of kept hands
+it completes, against the shipped reader's wait model on the same reads (and an even blend).
 """
 
 from __future__ import annotations
@@ -29,17 +37,20 @@ import functools
 import inspect
 import math
 import os
+import random
 import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-if __name__ == "__main__":
-    os.environ["HUPAI_PURE"] = "1"  # play: the true hands reach the bot through the pure self-play loop
+if __name__ == "__main__" and sys.argv[1:2] == ["play"]:
+    os.environ["HUPAI_PURE"] = "1"  # the true hands reach the bot through the pure self-play loop
 
 from hupai.bots import LEVELS, selfplay
-from hupai.bots.reading import WaitReader, ready_features, wait_features
+from hupai.bots.base import unseen_from
+from hupai.bots.reading import WaitReader, load_reader, ready_features, wait_features
+from hupai.bots.simple import discard_outcome
 from hupai.bots.strong import StrongBot
 from hupai.game.model import HandState
 from hupai.game.view import PublicSeat, SeatView
@@ -226,16 +237,162 @@ def more_wait_features(view: SeatView, other: int) -> list[list[float]]:
     return rows
 
 
+# --- inferring the hand from the efficiency bot's choices ---------------------------------------------
+
+CANDIDATES = [1000]  # random ready hands tried per read (``--candidates``; the workers fork with it)
+
+
+def efficiency_choice(counts: list[int], unseen: Sequence[int]) -> int:
+    """The kind the ``efficiency`` bot lets go from ``counts`` (its ``best_discard``)."""
+    best: tuple[int, int, int] | None = None
+    for kind in range(KINDS):
+        if counts[kind]:
+            after, accepted = discard_outcome(counts, kind, unseen)
+            if best is None or (after, -accepted, kind) < best:
+                best = (after, -accepted, kind)
+    assert best is not None
+    return best[2]
+
+
+def random_ready_hand(pool: Sequence[int], size: int, rng: random.Random) -> list[int] | None:
+    """Counts of a random hand of ``size`` tiles one from complete (a pair and sets, one tile taken
+    away), drawn from the ``pool`` of tiles; None when the draw fails."""
+    left = list(pool)
+    pairs = [kind for kind in range(KINDS) if left[kind] >= 2]
+    if not pairs:
+        return None
+    pair = rng.choice(pairs)
+    left[pair] -= 2
+    tiles = [pair, pair]
+    for _ in range((size - 1) // 3):
+        for _attempt in range(20):
+            if rng.random() < 0.25:
+                kind = rng.randrange(KINDS)
+                if left[kind] >= 3:
+                    left[kind] -= 3
+                    tiles += [kind] * 3
+                    break
+            else:
+                low = rng.randrange(27)
+                if low % 9 <= 6 and left[low] and left[low + 1] and left[low + 2]:
+                    for kind in (low, low + 1, low + 2):
+                        left[kind] -= 1
+                    tiles += [low, low + 1, low + 2]
+                    break
+        else:
+            return None
+    tiles.pop(rng.randrange(len(tiles)))
+    counts = [0] * KINDS
+    for kind in tiles:
+        counts[kind] += 1
+    return counts
+
+
+def inferred_waits(
+    view: SeatView, other: int, rng: random.Random, candidates: int
+) -> tuple[list[float], int] | None:
+    """Per kind, the share of the sampled ready hands of ``other`` that its play since its last
+    discard from the hand allows and that the kind completes, and how many were kept (None: nothing
+    to go on)."""
+    public = view.seats[other]
+    orders = public.order or tuple(range(len(public.discards)))
+    from_hand = [index for index, drawn in enumerate(public.from_draw) if not drawn]
+    if not from_hand:
+        return None
+    last = from_hand[-1]
+    let_go, at = public.discards[last], orders[last]
+    drawn_since = public.discards[last + 1 :]
+    seen_then = [0] * KINDS  # what the opponent could see when it chose: earlier discards, the melds
+    passed: set[int] = set()
+    for seat, shown in enumerate(view.seats):
+        for order, kind in zip(shown.order or range(len(shown.discards)), shown.discards, strict=False):
+            if order < at:
+                seen_then[kind] += 1
+            elif order > at and seat != other:
+                passed.add(kind)
+        for meld in shown.melds:
+            if meld.tile is not None:
+                seen_then[meld.tile] += 4 if "kong" in meld.kind else 3
+    pool = unseen_from(view)
+    hits = [0] * KINDS
+    kept = 0
+    for _ in range(candidates):
+        hand = random_ready_hand(pool, public.concealed_count, rng)
+        if hand is None:
+            continue
+        winning = set(waits(hand))
+        if not winning or winning & passed or winning.intersection(drawn_since):
+            continue
+        unseen = [max(0, 4 - hand[kind] - seen_then[kind]) for kind in range(KINDS)]
+        if all(_chose(hand, kind, unseen) for kind in (let_go, *drawn_since)):
+            kept += 1
+            for kind in winning:
+                hits[kind] += 1
+    return ([hit / kept for hit in hits], kept) if kept else None
+
+
+def _chose(hand: list[int], drawn: int, unseen: Sequence[int]) -> bool:
+    """Whether the efficiency bot, holding ``hand`` and ``drawn``, lets ``drawn`` go."""
+    hand[drawn] += 1
+    try:
+        return efficiency_choice(hand, unseen) == drawn
+    finally:
+        hand[drawn] -= 1
+
+
+def no_ready_features(view: SeatView, other: int) -> list[float]:
+    return []
+
+
+def reader_and_inferred(view: SeatView, other: int) -> list[list[float]]:
+    """Per kind: the shipped reader's chance it is among the waits (if ready), the inferred one (the
+    reader's where inference has nothing to go on), and the share of the hands drawn that were kept."""
+    reader = load_reader(view.ruleset)
+    assert reader is not None
+    model = [reader.wait(row) for row in wait_features(view, other)]
+    public = view.seats[other]
+    rng = random.Random(hash((other, view.live_tiles, *public.discards)))
+    inferred, kept = inferred_waits(view, other, rng, CANDIDATES[0]) or (model, 0)
+    share = kept / CANDIDATES[0]
+    return [[chance, guess, share] for chance, guess in zip(model, inferred, strict=True)]
+
+
+def infer(args: argparse.Namespace) -> None:
+    import numpy as np
+    from sklearn.metrics import roc_auc_score
+
+    train_waits = _train_waits()
+    CANDIDATES[0] = args.candidates
+    started = time.perf_counter()
+    lineup = ("strong", "efficiency", "efficiency", "efficiency")
+    features = (no_ready_features, reader_and_inferred)
+    jobs = [
+        train_waits.Job(args.ruleset, args.seed, n, args.rate, False, lineup, "strong", features)
+        for n in range(max(1, args.hands // train_waits.HANDS_PER_MATCH))
+    ]
+    rows = _arrays(jobs, args.jobs, split=False)
+    y, held = rows["y"] == 1, rows["held"] == 1
+    seconds = time.perf_counter() - started
+    reads = len(y) // KINDS
+    kept = float(np.median(rows["X"][::KINDS, 2]))
+    per_read = 1000 * seconds * args.jobs / reads
+    print(f"{reads} reads of a ready opponent, {seconds:.0f} s (about {per_read:.0f} ms of CPU a read);")
+    print(f"the median read kept {kept:.0%} of the hands drawn")
+    print("| kinds | reader AUC | inferred AUC | blend AUC |")
+    print("|---|---:|---:|---:|")
+    for name, chosen in (("every kind", np.ones_like(y)), ("in the seat's hand", held)):
+        model, guess = rows["X"][chosen, 0], rows["X"][chosen, 1]
+        aucs = [roc_auc_score(y[chosen], p) for p in (model, guess, (model + guess) / 2)]
+        print(f"| {name} | " + " | ".join(f"{auc:.4f}" for auc in aucs) + " |")
+
+
 def fit(args: argparse.Namespace) -> None:
     import numpy as np
     from sklearn.ensemble import HistGradientBoostingClassifier
     from sklearn.linear_model import LogisticRegression
     from sklearn.metrics import log_loss, roc_auc_score
 
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    import train_waits
-    from hupai.bots.reading import load_reader
-
+    train_waits = _train_waits()
     started = time.perf_counter()
     lineup = ("strong", "efficiency", "efficiency", "efficiency")
     feature_sets = {
@@ -275,8 +432,8 @@ def fit(args: argparse.Namespace) -> None:
     test = data["shipped"]["test"]
     rows = test["X"]
     ready_n = data["shipped"]["ready_width"]
-    shipped_ready = np.array([reader.ready(row[:ready_n]) for row in rows[::KINDS]]).repeat(KINDS)
-    shipped_wait = np.array([reader.wait(row[ready_n:]) for row in rows])
+    shipped_ready = np.array([reader.ready(row[:ready_n].tolist()) for row in rows[::KINDS]]).repeat(KINDS)
+    shipped_wait = np.array([reader.wait(row[ready_n:].tolist()) for row in rows])
     report("shipped", test, shipped_ready, shipped_wait)
     for beta in args.sharpen:
         truth = test["y"] == 1
@@ -310,13 +467,21 @@ def fit(args: argparse.Namespace) -> None:
     print(f"in all {time.perf_counter() - started:.0f} s")
 
 
+def _train_waits() -> Any:
+    """tools/train_waits.py, this file's neighbour: its self-play jobs collect the rows."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    try:
+        import train_waits
+    finally:
+        sys.path.pop(0)
+    return train_waits
+
+
 def _part(job: Any) -> dict[str, Any]:
     """One match's rows as arrays: each wait row beside its opponent's ready row (34 rows per read)."""
     import numpy as np
 
-    import train_waits
-
-    samples = train_waits.play_match(job)
+    samples = _train_waits().play_match(job)
     ready_x = np.asarray(samples.ready_x, dtype=np.float32)
     index = np.asarray(samples.ready_of_row)
     return {
@@ -328,7 +493,9 @@ def _part(job: Any) -> dict[str, Any]:
     }
 
 
-def _arrays(jobs: Sequence[Any], workers: int) -> dict[str, Any]:
+def _arrays(jobs: Sequence[Any], workers: int, *, split: bool = True) -> dict[str, Any]:
+    """Every job's rows as arrays: split into ``train`` and ``test`` (matches whose number is a
+    multiple of five held out), or all together."""
     import numpy as np
 
     if workers > 1:
@@ -338,12 +505,13 @@ def _arrays(jobs: Sequence[Any], workers: int) -> dict[str, Any]:
             parts = list(pool.map(_part, jobs, chunksize=4))
     else:
         parts = [_part(job) for job in jobs]
+    keys = ("X", "y", "held", "ready")
+    if not split:
+        return {key: np.concatenate([part[key] for part in parts]) for key in keys}
     out: dict[str, Any] = {"ready_width": parts[0]["ready_width"]}
     for name, keep in (("train", False), ("test", True)):
         chosen = [part for number, part in enumerate(parts) if (number % 5 == 0) == keep]
-        out[name] = {
-            key: np.concatenate([part[key] for part in chosen]) for key in ("X", "y", "held", "ready")
-        }
+        out[name] = {key: np.concatenate([part[key] for part in chosen]) for key in keys}
     return out
 
 
@@ -351,7 +519,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("what", choices=("play", "fit"))
+    parser.add_argument("what", choices=("play", "fit", "infer"))
     parser.add_argument("--ruleset", default="nanning")
     parser.add_argument("--hands", type=int, default=4000)
     parser.add_argument("--seed", type=int, default=2027)
@@ -361,8 +529,9 @@ def main() -> None:
     parser.add_argument(
         "--rate", type=float, default=0.5, help="fit: share of the strong seat's turns sampled"
     )
+    parser.add_argument("--candidates", type=int, default=1000, help="infer: random ready hands per read")
     args = parser.parse_args()
-    (play if args.what == "play" else fit)(args)
+    {"play": play, "fit": fit, "infer": infer}[args.what](args)
 
 
 if __name__ == "__main__":
