@@ -22,13 +22,14 @@ import pytest
 
 from hupai.bots import make_bot
 from hupai.calculator import Calculation, MeldSpec, WinHow, WinSpec, score_win, win_values
-from hupai.game import legal_actions, read_record, replay, step, view
+from hupai.game import legal_actions, read_record, step, view
 from hupai.game.actions import Action, Pass
 from hupai.game.contract import Transfer
 from hupai.game.match import Match
 from hupai.game.model import HandState, Meld, MeldKind, Phase, WinKind, WinResult, next_seat
-from hupai.game.record import Dissolve, Escape, MatchRecord, ReplayResult, apply_action
+from hupai.game.record import Dissolve, Escape, MatchRecord, apply_action
 from hupai.hand import waits
+from hupai.replay import ReplayResult, replay
 from hupai.rules import RuleError, load_ruleset
 from hupai.rules.nanning.scoring import extra_tiles, situation
 from hupai.sim import acting_seat

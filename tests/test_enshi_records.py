@@ -13,8 +13,9 @@ import pytest
 from hupai.game.events import TileDrawn
 from hupai.game.match import Match
 from hupai.game.model import WinContext, WinKind
-from hupai.game.record import RecordError, read_record, replay
+from hupai.game.record import RecordError, read_record
 from hupai.game.scripting import run_moves
+from hupai.replay import replay
 from hupai.rules import load_ruleset
 from hupai.tiles import parse_tiles
 

@@ -30,7 +30,8 @@ from hupai.game.fairness import (
     wall_hash,
 )
 from hupai.game.match import Match
-from hupai.game.record import RecordError, read_record, record_from_match, replay, verify_record, write_record
+from hupai.game.record import RecordError, read_record, record_from_match, write_record
+from hupai.replay import replay, verify_record
 from hupai.rules import load_ruleset
 from hupai.sim import play_hand
 from hupai.tiles import format_tiles, parse_tiles

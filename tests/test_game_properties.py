@@ -8,22 +8,14 @@ from collections import Counter
 
 import pytest
 
-from hupai.game import (
-    IllegalAction,
-    Match,
-    legal_actions,
-    read_record,
-    record_from_match,
-    replay,
-    step,
-    verify,
-)
+from hupai.game import IllegalAction, Match, legal_actions, read_record, record_from_match, step, verify
 from hupai.game.actions import Action, DeclareReady, Discard, Kong, Pass, Pong, Win
 from hupai.game.events import TileDrawn, TilesDealt
 from hupai.game.model import SEATS, HandState, Phase
 from hupai.game.record import write_record
 from hupai.game.view import SeatView, events_for, view
 from hupai.hand import shanten
+from hupai.replay import replay
 from hupai.rules import load_ruleset
 
 HANDS = 1600

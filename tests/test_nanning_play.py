@@ -218,8 +218,9 @@ def test_codes_after_a_concealed_kong_bloom_come_from_the_kong_end() -> None:
 def test_a_record_claim_refused_by_a_rule_names_the_rule() -> None:
     """Seat 3 passes a win on seat 0's 5p; when seat 1 lets the next 5p go, a record that has seat 3
     win on it is refused with 过胡不胡, not with whose turn it is once play has moved on."""
-    from hupai.game.record import RecordError, read_record, replay
+    from hupai.game.record import RecordError, read_record
     from hupai.game.stacking import stack_wall
+    from hupai.replay import replay
     from hupai.tiles import format_tiles
 
     bots = "1s3s5s7s9s1z2z3z4z5z6z9p7p"

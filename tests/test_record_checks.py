@@ -16,9 +16,10 @@ import pytest
 from typer.testing import CliRunner
 
 from hupai.cli import _check_schema, app
-from hupai.game import Match, legal_actions, read_record, record_from_match, replay, step, write_record
+from hupai.game import Match, legal_actions, read_record, record_from_match, step, write_record
 from hupai.game.model import Phase
 from hupai.game.record import RecordError
+from hupai.replay import replay
 from hupai.rules import load_ruleset
 
 from .conftest import DATA

@@ -9,9 +9,9 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hupai.game import read_record, record_from_match, replay, write_record
+from hupai.game import read_record, record_from_match, write_record
 from hupai.game.match import ESCAPE_REASON
-from hupai.game.record import ReplayResult
+from hupai.replay import ReplayResult, replay
 from hupai.rules import load_ruleset
 
 from .record_play import Leaving, play_match

@@ -13,7 +13,8 @@ import pytest
 from typer.testing import CliRunner
 
 from hupai.cli import app
-from hupai.game import read_record, record_from_match, replay, write_record
+from hupai.game import read_record, record_from_match, write_record
+from hupai.replay import replay
 from hupai.rules import load_ruleset
 from hupai.sim import SimConfig, simulate
 

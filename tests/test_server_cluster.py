@@ -23,7 +23,8 @@ from typing import Any
 import pytest
 from websockets.sync.client import connect as ws_connect
 
-from hupai.game.record import read_record, replay
+from hupai.game.record import read_record
+from hupai.replay import replay
 
 from .cluster_support import LEASE_SECONDS, Player, Server, cluster, owner_pid, redis_server
 from .server_support import call, database, database_urls, free_port

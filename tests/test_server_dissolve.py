@@ -17,7 +17,8 @@ from starlette.testclient import WebSocketTestSession
 from typer.testing import CliRunner
 
 from hupai.cli import app as cli
-from hupai.game.record import read_record, replay, verify_record
+from hupai.game.record import read_record
+from hupai.replay import replay, verify_record
 
 from .schema_support import schema_error
 from .server_support import (

@@ -28,7 +28,8 @@ from hupai.cli import app as cli
 from hupai.game.engine import shuffled_deal
 from hupai.game.fairness import commitment, hand_secret, verify_deal
 from hupai.game.match import hand_seed
-from hupai.game.record import read_record, verify_record
+from hupai.game.record import read_record
+from hupai.replay import verify_record
 from hupai.rules import load_ruleset
 from hupai.server.models import Room
 from hupai.server.store import AlreadyContributed, DealClosed, Store

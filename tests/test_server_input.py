@@ -14,7 +14,8 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
-from hupai.game.record import read_record, replay
+from hupai.game.record import read_record
+from hupai.replay import replay
 from hupai.tiles import format_tiles, parse_tiles
 
 from .server_support import Message, connect, database, database_urls, guest, new_room, play_socket, server

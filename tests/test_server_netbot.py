@@ -14,7 +14,8 @@ from typer.testing import CliRunner
 from websockets.sync.client import connect as ws_connect
 
 from hupai.cli import app
-from hupai.game.record import read_record, replay
+from hupai.game.record import read_record
+from hupai.replay import replay
 from hupai.server.netbot import NetworkBotError, run
 
 from .server_support import call, free_port, running_server

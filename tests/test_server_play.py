@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from hupai.game.record import read_record, replay
+from hupai.game.record import read_record
+from hupai.replay import replay
 from hupai.server.schemas import RoomIn
 
 from .server_support import (

@@ -13,7 +13,8 @@ import pytest
 from websockets.sync.client import ClientConnection
 from websockets.sync.client import connect as ws_connect
 
-from hupai.game.record import read_record, replay
+from hupai.game.record import read_record
+from hupai.replay import replay
 
 from .server_support import (
     Answers,

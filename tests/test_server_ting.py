@@ -22,9 +22,10 @@ from hupai.bots.autoplay import ting_action
 from hupai.game.actions import Discard, Kong, Pass, Pong, Win
 from hupai.game.contract import RuleSet
 from hupai.game.engine import shuffled_deal
-from hupai.game.record import read_record, replay
+from hupai.game.record import read_record
 from hupai.game.stacking import stack_wall
 from hupai.game.view import view
+from hupai.replay import replay
 from hupai.server.hints import winning_tiles
 from hupai.tiles import format_tiles, parse_tiles
 

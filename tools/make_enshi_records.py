@@ -25,9 +25,10 @@ from typing import Any
 
 from hupai.game.match import HandResult, Match
 from hupai.game.model import HandState, Phase
-from hupai.game.record import HandRecord, MatchRecord, close_open_window, read_record, replay, write_record
+from hupai.game.record import HandRecord, MatchRecord, close_open_window, read_record, write_record
 from hupai.game.scripting import run_moves
 from hupai.game.stacking import stack_wall
+from hupai.replay import replay
 from hupai.rules import load_ruleset
 from hupai.tiles import format_tiles
 

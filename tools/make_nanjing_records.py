@@ -18,9 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from hupai.game.match import Match
-from hupai.game.record import Escape, HandRecord, MatchRecord, read_record, replay, write_record
+from hupai.game.record import Escape, HandRecord, MatchRecord, read_record, write_record
 from hupai.game.scripting import run_moves
 from hupai.game.stacking import stack_wall
+from hupai.replay import replay
 from hupai.rules import load_ruleset
 
 OUT = Path(__file__).resolve().parent.parent / "tests" / "data" / "records" / "nanjing"

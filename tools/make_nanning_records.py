@@ -23,15 +23,9 @@ from pathlib import Path
 from typing import Any
 
 from hupai.game.match import Match
-from hupai.game.record import (
-    HandRecord,
-    MatchRecord,
-    close_open_window,
-    read_record,
-    replay,
-    write_record,
-)
+from hupai.game.record import HandRecord, MatchRecord, close_open_window, read_record, write_record
 from hupai.game.scripting import run_moves
+from hupai.replay import replay
 from hupai.rules import load_ruleset
 from hupai.tiles import parse_tiles
 from nanning_scenarios import Script

@@ -19,17 +19,11 @@ from rich.table import Table
 from hupai import __build__, __version__
 from hupai.game.fairness import FairDealError, fingerprint
 from hupai.game.match import HandResult
-from hupai.game.record import (
-    MatchRecord,
-    RecordError,
-    ReplayResult,
-    load_record_json,
-    read_record,
-    verify_record,
-)
-from hupai.game.record import replay as replay_record
+from hupai.game.record import MatchRecord, RecordError, load_record_json, read_record
 from hupai.hand import HandSizeError, decompositions, is_win, shanten, waits
 from hupai.hand.efficiency import DiscardOption, accepting_tiles, discard_options, unseen_counts
+from hupai.replay import ReplayResult, verify_record
+from hupai.replay import replay as replay_record
 from hupai.rules import RuleError, load_ruleset
 from hupai.tiles import NUM_KINDS, NotationError, format_tiles, parse_counts, parse_tiles, tile_name
 

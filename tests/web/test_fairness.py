@@ -19,7 +19,8 @@ from typer.testing import CliRunner
 from hupai.cli import app as cli
 from hupai.game.engine import abandon
 from hupai.game.match import Match
-from hupai.game.record import read_record, record_from_match, verify_record, write_record
+from hupai.game.record import read_record, record_from_match, write_record
+from hupai.replay import verify_record
 from hupai.rules import load_ruleset
 from hupai.tiles import format_tiles, parse_tiles
 

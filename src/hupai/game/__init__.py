@@ -4,7 +4,7 @@ from hupai.game.actions import Action, DeclareReady, Discard, Kong, Pass, Pong, 
 from hupai.game.engine import IllegalAction, InvalidDeal, legal_actions, new_hand, step, verify
 from hupai.game.match import HandResult, Match, hand_seed
 from hupai.game.model import HandState, Phase
-from hupai.game.record import RecordError, read_record, record_from_match, replay, write_record
+from hupai.game.record import RecordError, read_record, record_from_match, write_record
 from hupai.game.view import SeatView, events_for, full_view, view
 
 __all__ = [
@@ -30,7 +30,6 @@ __all__ = [
     "new_hand",
     "read_record",
     "record_from_match",
-    "replay",
     "step",
     "verify",
     "view",

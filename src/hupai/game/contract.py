@@ -5,8 +5,8 @@ A :class:`RuleSet` is data (its typed, frozen options) plus scoring code. The en
 :mod:`hupai.game` asks it which tiles make up the set, which are flowers, what a claim or a win is
 worth and who pays; it never hard-codes a regional rule. The hooks live here, with the engine that
 calls them, so that the engine imports nothing from :mod:`hupai.rules`; the rule sets there implement
-them (and parse their options, :mod:`hupai.rules.options`). Only a record's replay looks a rule set
-up by its name, in :mod:`hupai.rules`' registry, when it is called.
+them (and parse their options, :mod:`hupai.rules.options`). A record names its rule set; replaying
+it (:mod:`hupai.replay`) sits above both.
 """
 
 from __future__ import annotations
