@@ -27,15 +27,9 @@ from hupai.game.record import read_record
 from hupai.replay import replay
 
 from .cluster_support import LEASE_SECONDS, Player, Server, cluster, owner_pid, redis_server
-from .server_support import call, database, database_urls, free_port
+from .server_support import call, free_port
 
 HANDS = 4
-
-
-@pytest.fixture(params=database_urls())
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    with database(request.param, tmp_path) as database_url:
-        yield database_url
 
 
 @pytest.fixture

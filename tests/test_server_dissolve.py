@@ -7,11 +7,9 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 from typer.testing import CliRunner
@@ -25,8 +23,6 @@ from .server_support import (
     Answers,
     Message,
     connect,
-    database,
-    database_urls,
     guest,
     new_room,
     paid,
@@ -37,12 +33,6 @@ from .server_support import (
     token_of,
     without_seat,
 )
-
-
-@pytest.fixture(params=database_urls())
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    with database(request.param, tmp_path) as found:
-        yield found
 
 
 def play_prompts(socket: WebSocketTestSession, prompts: int) -> Message:

@@ -12,7 +12,7 @@ import random
 import secrets
 import signal
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -40,8 +40,6 @@ from .server_support import (
     Message,
     call,
     connect,
-    database,
-    database_urls,
     free_port,
     guest,
     new_room,
@@ -54,12 +52,6 @@ from .server_support import (
 WAIT = 30.0  # deal_wait_seconds in these tests: long enough that a deal dealt soon did not wait for it
 RECV_SECONDS = 40
 PREPARE = "tests.server_support:fixed_rooms"  # the same room secret and seed in every server process
-
-
-@pytest.fixture(params=database_urls())
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    with database(request.param, tmp_path) as database_url:
-        yield database_url
 
 
 def receive_until(

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from alembic import command
@@ -16,15 +15,9 @@ from sqlalchemy import create_engine, text
 from hupai.server.database import alembic_config, migrate
 from hupai.server.names import clean_name, name_key
 
-from .server_support import database, database_urls, server
+from .server_support import server
 
 PASSWORD = "correct horse"
-
-
-@pytest.fixture(params=database_urls())
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    with database(request.param, tmp_path) as database_url:
-        yield database_url
 
 
 @pytest.fixture

@@ -4,22 +4,13 @@ player (409), and a cleanup that closes idle waiting rooms and deletes stale gue
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
-
-import pytest
 
 from hupai.server.models import Result, Room, utcnow
 from hupai.server.store import Store
 
-from .server_support import database, database_urls, guest, new_room, server
-
-
-@pytest.fixture(params=database_urls())
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    with database(request.param, tmp_path) as database_url:
-        yield database_url
+from .server_support import guest, new_room, server
 
 
 def from_address(address: str, headers: dict[str, str] | None = None) -> dict[str, str]:

@@ -5,11 +5,8 @@ from __future__ import annotations
 import json
 import os
 import signal
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
 from websockets.sync.client import ClientConnection
 from websockets.sync.client import connect as ws_connect
 
@@ -19,8 +16,6 @@ from hupai.replay import replay
 from .server_support import (
     Answers,
     call,
-    database,
-    database_urls,
     free_port,
     passing,
     running_server,
@@ -43,12 +38,6 @@ def next_prompt(
         prompt = message.get("prompt")
         if prompt is not None and not prompt["automatic"] and prompt["seq"] not in answered:
             return message
-
-
-@pytest.fixture(params=database_urls())
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    with database(request.param, tmp_path) as database_url:
-        yield database_url
 
 
 def test_a_killed_server_resumes_every_table_from_storage(url: str) -> None:

@@ -3,21 +3,13 @@ address), and ask for the whole hand again (`sync`) at most once per interval.""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from contextlib import ExitStack
-from pathlib import Path
 
 import pytest
 from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
-from .server_support import Message, connect, database, database_urls, guest, new_room, server
-
-
-@pytest.fixture(params=database_urls())
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    with database(request.param, tmp_path) as database_url:
-        yield database_url
+from .server_support import Message, connect, guest, new_room, server
 
 
 def welcomed(socket: WebSocketTestSession) -> Message:

@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
@@ -13,14 +9,6 @@ from sqlalchemy import create_engine, inspect
 
 from hupai.server.database import alembic_config, migrate
 from hupai.server.models import Base
-
-from .server_support import database, database_urls
-
-
-@pytest.fixture(params=database_urls())
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    with database(request.param, tmp_path) as database_url:
-        yield database_url
 
 
 def test_the_migrations_build_exactly_the_models(url: str) -> None:
