@@ -54,16 +54,11 @@ from hupai.bots.simple import discard_outcome
 from hupai.bots.strong import StrongBot
 from hupai.game.model import HandState
 from hupai.game.view import PublicSeat, SeatView
-from hupai.hand import shanten, waits
+from hupai.hand import waits
 from hupai.sim import SimConfig, simulate
 
 SEATS = 4
 KINDS = 34
-
-
-def true_waits(state: HandState, seat: int) -> set[int]:
-    counts = list(state.seats[seat].counts)
-    return set(waits(counts)) if shanten(counts) == 0 else set()
 
 
 def sharpened(chance: float, wins: bool, beta: float) -> float:
@@ -92,6 +87,7 @@ class SharpReader:
 
     def read(self, view: SeatView) -> dict[int, list[float]]:
         state = self.playing[0]
+        true_waits = _train_waits().truth  # the kinds that complete a seat's hand now
         if self.exact_ready:
             out = {}
             for other in range(SEATS):
