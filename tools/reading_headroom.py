@@ -50,9 +50,10 @@ if __name__ == "__main__" and sys.argv[1:2] == ["play"]:
 from hupai.bots import LEVELS, selfplay
 from hupai.bots.base import unseen_from
 from hupai.bots.reading import WaitReader, load_reader, ready_features, wait_features
-from hupai.bots.simple import discard_outcome
+from hupai.bots.simple import best_discard
 from hupai.bots.strong import StrongBot
-from hupai.game.model import HandState
+from hupai.game.actions import Discard
+from hupai.game.model import HandState, MeldKind
 from hupai.game.view import PublicSeat, SeatView
 from hupai.hand import waits
 from hupai.sim import SimConfig, simulate
@@ -159,12 +160,21 @@ def play(args: argparse.Namespace) -> None:
 
 def _from_hand(public: PublicSeat) -> list[tuple[int, int]]:
     """(order, kind) of the opponent's discards from its hand (手切), oldest first."""
-    orders = public.order or tuple(range(len(public.discards)))
     return [
-        (order, kind)
-        for order, kind, drawn in zip(orders, public.discards, public.from_draw, strict=False)
+        placed
+        for placed, drawn in zip(_discards_in_order(public), public.from_draw, strict=False)
         if not drawn
     ]
+
+
+def _discards_in_order(public: PublicSeat) -> list[tuple[int, int]]:
+    """(order among all the hand's discards, kind) of a seat's discards."""
+    return list(zip(public.order or range(len(public.discards)), public.discards, strict=False))
+
+
+def _let_go_after(view: SeatView, order: int) -> set[int]:
+    """The kinds anyone let go after the discard of that ``order``."""
+    return {kind for public in view.seats for at, kind in _discards_in_order(public) if at > order}
 
 
 def _run_of_drawn(public: PublicSeat) -> int:
@@ -205,12 +215,7 @@ def more_wait_features(view: SeatView, other: int) -> list[list[float]]:
     whether its last discard from its hand was an honour."""
     public = view.seats[other]
     from_hand = _from_hand(public)
-    since = from_hand[-1][0] if from_hand else -1
-    passed = set()
-    for seat in view.seats:
-        for order, kind in zip(seat.order or range(len(seat.discards)), seat.discards, strict=False):
-            if order > since:
-                passed.add(kind)
+    passed = _let_go_after(view, from_hand[-1][0] if from_hand else -1)
     run = _run_of_drawn(public)
     last = from_hand[-1][1] if from_hand else None
     before = from_hand[-2][1] if len(from_hand) > 1 else None
@@ -239,15 +244,9 @@ CANDIDATES = [1000]  # random ready hands tried per read (``--candidates``; the 
 
 
 def efficiency_choice(counts: list[int], unseen: Sequence[int]) -> int:
-    """The kind the ``efficiency`` bot lets go from ``counts`` (its ``best_discard``)."""
-    best: tuple[int, int, int] | None = None
-    for kind in range(KINDS):
-        if counts[kind]:
-            after, accepted = discard_outcome(counts, kind, unseen)
-            if best is None or (after, -accepted, kind) < best:
-                best = (after, -accepted, kind)
-    assert best is not None
-    return best[2]
+    """The kind the ``efficiency`` bot lets go from ``counts``."""
+    discards = [Discard(seat=0, tile=kind) for kind in range(KINDS) if counts[kind]]
+    return best_discard(counts, discards, unseen).tile
 
 
 def random_ready_hand(pool: Sequence[int], size: int, rng: random.Random) -> list[int] | None:
@@ -291,24 +290,21 @@ def inferred_waits(
     discard from the hand allows and that the kind completes, and how many were kept (None: nothing
     to go on)."""
     public = view.seats[other]
-    orders = public.order or tuple(range(len(public.discards)))
-    from_hand = [index for index, drawn in enumerate(public.from_draw) if not drawn]
+    from_hand = _from_hand(public)
     if not from_hand:
         return None
-    last = from_hand[-1]
-    let_go, at = public.discards[last], orders[last]
-    drawn_since = public.discards[last + 1 :]
+    at, let_go = from_hand[-1]
+    drawn_since = [kind for order, kind in _discards_in_order(public) if order > at]
+    passed = _let_go_after(view, at)  # its own draws let go since among them
     seen_then = [0] * KINDS  # what the opponent could see when it chose: earlier discards, the melds
-    passed: set[int] = set()
-    for seat, shown in enumerate(view.seats):
-        for order, kind in zip(shown.order or range(len(shown.discards)), shown.discards, strict=False):
+    for shown in view.seats:
+        for order, kind in _discards_in_order(shown):
             if order < at:
                 seen_then[kind] += 1
-            elif order > at and seat != other:
-                passed.add(kind)
         for meld in shown.melds:
             if meld.tile is not None:
-                seen_then[meld.tile] += 4 if "kong" in meld.kind else 3
+                for tile in MeldKind(meld.kind).tiles(meld.tile):
+                    seen_then[tile] += 1
     pool = unseen_from(view)
     hits = [0] * KINDS
     kept = 0
@@ -317,7 +313,7 @@ def inferred_waits(
         if hand is None:
             continue
         winning = set(waits(hand))
-        if not winning or winning & passed or winning.intersection(drawn_since):
+        if not winning or winning & passed:
             continue
         unseen = [max(0, 4 - hand[kind] - seen_then[kind]) for kind in range(KINDS)]
         if all(_chose(hand, kind, unseen) for kind in (let_go, *drawn_since)):
