@@ -18,6 +18,7 @@ from hupai.replay import replay
 from hupai.server.schemas import RoomIn
 
 from .server_support import (
+    Answers,
     Message,
     PlayerThread,
     connect,
@@ -27,6 +28,7 @@ from .server_support import (
     new_room,
     pick,
     play_socket,
+    randomly,
     server,
 )
 
@@ -182,6 +184,38 @@ def test_a_reconnect_gets_exactly_the_events_it_missed(client: TestClient) -> No
     assert seen + back["events"] == whole["events"]
     assert back["view"] == whole["view"]
     assert back["prompt"]["seq"] == whole["prompt"]["seq"]
+
+
+def test_a_reconnect_after_the_next_hand_began_first_gets_the_end_of_the_hand_it_left(
+    client: TestClient,
+) -> None:
+    """A client away when its hand ended and the next began hears the rest of that hand, then the new
+    one: no hand's events are lost to it (a player taken over by another process meets this)."""
+    host = guest(client, "小明")
+    number = new_room(client, host, hands=4)
+    client.post(f"/api/rooms/{number}/start", json={}, headers=host)
+    events: dict[int, list[Message]] = {}
+    answers = Answers(randomly(random.Random(4)))
+    with connect(client, number, host) as socket:
+        while True:
+            message = socket.receive_json()
+            if message["type"] == "update":
+                events.setdefault(message["hand"], []).extend(message["events"])
+                if message["hand"] == 1:
+                    break
+            if (act := answers.act(message)) is not None:
+                socket.send_json(act)
+    assert events[0][-1]["event"] == "hand_ended"
+    since = len(events[0]) // 2
+    with connect(client, number, host, hand=0, since=since) as socket:
+        rest = next_update(socket)
+        then = next_update(socket)
+    assert rest["hand"] == 0
+    assert rest["from"] == since
+    assert events[0][:since] + rest["events"] == events[0]
+    assert then["hand"] == 1
+    assert then["from"] == 0
+    assert then["events"][: len(events[1])] == events[1]
 
 
 def next_update(socket: Any) -> Message:

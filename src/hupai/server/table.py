@@ -208,6 +208,8 @@ class Table:
         self.seating: Seating | None = None
         self.match: Match | None = None
         self.state: HandState | None = None
+        # The hand before, once over: a client that left it before its end hears the rest (_send_update).
+        self.last_ended: HandState | None = None
         self.moves_in_hand = 0
         # Prompt numbers start anywhere, so an answer to a prompt from before a restart never matches.
         self.seq = secrets.randbelow(1 << 30)
@@ -368,8 +370,10 @@ class Table:
         self.match = Match(
             load_ruleset(self.room.rules.preset, self.room.rules.changed), seed=seed, seats=seating.names
         )
+        self.last_ended = None
         for index, actions in enumerate(hands):
             state = self.match.start_hand(**self._deal_with(index, stored.get(index, {})))
+            self.last_ended = self.state
             self.state = state
             self.moves_in_hand = len(actions)
             for data in actions:
@@ -458,6 +462,7 @@ class Table:
             sealed = await asyncio.to_thread(self.store.seal_contributions, self.room_id, index)
             contributions = dict(enumerate(sealed))
         self.commit = None
+        self.last_ended = self.state
         self.state = self.match.start_hand(**self._deal_with(index, contributions))
         self.state.hold_claims = True  # every discard gets a window: who may claim is nobody's business
         self.moves_in_hand = 0
@@ -466,8 +471,9 @@ class Table:
         self.continued = set()
         self.last_hand_end = None
         for connection in self.connections:
-            connection.sent_events = 0
-            connection.events_at = 0
+            if connection.hand_index == index:  # (the others catch up in _send_update)
+                connection.sent_events = 0
+                connection.events_at = 0
         self._refresh_pending()
         self._broadcast_update()
 
@@ -1061,6 +1067,8 @@ class Table:
             return
         hand = len(match.results) if match.current is state else len(match.results) - 1
         if connection.hand_index != hand:
+            if connection.hand_index == hand - 1 and self.last_ended is not None:
+                self._send_the_rest(connection, self.last_ended, hand - 1)
             connection.hand_index = hand
             connection.sent_events = 0
             connection.events_at = 0
@@ -1099,6 +1107,27 @@ class Table:
                 "automatic": pending.automatic,
             }
         connection.send(message)
+
+    def _send_the_rest(self, connection: Connection, ended: HandState, hand: int) -> None:
+        """The end of the hand before, to a client that had only part of it (it was away when the hand
+        ended and the next one began), so that it misses no event of any hand."""
+        if connection.events_at is None:
+            connection.events_at, connection.sent_events = event_position(
+                ended, connection.seat, connection.sent_events
+            )
+        events = events_for(ended, connection.seat, start=connection.events_at)
+        if events:
+            seen = view(ended, connection.seat)
+            connection.send(
+                {
+                    "type": "update",
+                    "hand": hand,
+                    "from": connection.sent_events,
+                    "events": events_as_dicts(events),
+                    "view": _compact(seen.as_dict()),
+                    "table": self._table_facts(),
+                }
+            )
 
     def _ting_facts(self, seat: int, seen: SeatView) -> dict[str, Any]:
         """For the seat's own update only: whether 听 plays it, and its waits with the copies it
