@@ -6,7 +6,12 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed-stamp
+# Every dependency comes from uv.lock (hashes included), installed by uv, itself pinned with hashes in
+# requirements/uv.txt and kept in .venv/uv, beside the environment it syncs exactly to the lock.
+UV_HOME := $(VENV)/uv
+UV := UV_PROJECT_ENVIRONMENT=$(VENV) UV_PYTHON=$(BIN)/python $(UV_HOME)/bin/uv
+# The extras every checkout gets; HUPAI_EXTRAS adds more (CI: train cluster; `make bench`: bench).
+EXTRAS := cli server dev $(HUPAI_EXTRAS)
 COMPILE_STAMP := $(VENV)/.compiled-stamp
 CORE_SOURCES := $(shell find src/hupai -name '*.py' -not -path '*/server/*')
 # The golden data and property tests, which both builds must pass (CI: `make test-pure` after `make test`),
@@ -19,31 +24,51 @@ BOTH_BUILDS := tests/test_native.py tests/test_hand_golden.py tests/test_hand_pr
 	tests/test_tiles.py
 WITH_COMPILE := $(if $(filter 1,$(HUPAI_COMPILE)),compile)
 
-.PHONY: run test test-pure lint compile bench bench-server golden clean
+.PHONY: run test test-pure lint compile bench bench-server golden clean sync lock lock-check
 
-$(STAMP): pyproject.toml setup.py build_hooks.py
+$(UV_HOME)/bin/uv: requirements/uv.txt
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "hupai needs Python 3.11 or newer (set PYTHON=...)")'
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
-	HUPAI_COMPILE=0 $(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[cli,server,dev]'
-	@touch $(STAMP)
+	rm -rf $(UV_HOME)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps --require-hashes \
+		--target $(UV_HOME) -r requirements/uv.txt
+	@touch $@
 
-# mypy (a dev dependency) brings mypyc; setuptools is the build backend's. Without a C compiler or
-# Python's headers the build stays pure Python: the line printed last says which core runs.
-$(COMPILE_STAMP): $(STAMP) $(CORE_SOURCES) setup.py
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check 'setuptools>=77'
-	HUPAI_COMPILE=1 $(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps \
-		--no-build-isolation -e .
+# Brings .venv exactly to the lock (cheap when nothing changed, so every target runs it): installs what
+# is missing or changed, removes what the lock does not hold, and refuses a lock that pyproject.toml
+# has outgrown. The checkout itself is installed editable, pure Python (`make compile` compiles it).
+sync: $(UV_HOME)/bin/uv
+	@HUPAI_COMPILE=0 $(UV) sync --locked --quiet --group build $(addprefix --extra ,$(EXTRAS)) \
+		|| { echo "make: .venv could not be synced to uv.lock (if uv says the lock needs updating:" \
+			"run 'make lock' and commit uv.lock)" >&2; exit 1; }
+
+# Re-resolve every dependency (uv itself too) to the newest releases within pyproject.toml's ranges.
+# Then run `make test`, read what moved (git diff uv.lock) and commit the lock with its fixes.
+lock: $(UV_HOME)/bin/uv
+	$(UV) lock --upgrade
+	$(UV) pip compile --quiet --upgrade --generate-hashes --universal --custom-compile-command 'make lock' \
+		requirements/uv.in -o requirements/uv.txt
+
+# Fails with the command to run when pyproject.toml and uv.lock disagree (also tests/test_lock.py).
+lock-check: $(UV_HOME)/bin/uv
+	@$(UV) lock --check --offline --quiet \
+		|| { echo "make: uv.lock does not match pyproject.toml: run 'make lock' and commit uv.lock" >&2; exit 1; }
+
+# mypy (the dev extra) brings mypyc, and the build group setuptools, both from the lock. Without a C
+# compiler or Python's headers the build stays pure Python: the line printed last says which core runs.
+$(COMPILE_STAMP): $(CORE_SOURCES) setup.py build_hooks.py uv.lock | sync
+	HUPAI_COMPILE=1 $(UV) pip install --quiet --no-deps --no-build-isolation --reinstall-package hupai \
+		--refresh-package hupai -e .
 	@$(BIN)/python -c 'import hupai; print("hupai core:", hupai.__build__, \
-		"" if hupai.__build__ == "compiled" else "(pip install -v -e . with HUPAI_COMPILE=1 says why)")'
+		"" if hupai.__build__ == "compiled" else "(HUPAI_COMPILE=1 .venv/uv/bin/uv pip install -v -e . says why)")'
 	@touch $(COMPILE_STAMP)
 
 compile: $(COMPILE_STAMP)
 
-run: $(STAMP) $(WITH_COMPILE)
+run: sync $(WITH_COMPILE)
 	$(BIN)/hupai serve
 
-lint: $(STAMP)
+lint: sync lock-check
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
@@ -51,20 +76,21 @@ lint: $(STAMP)
 test: lint $(WITH_COMPILE)
 	$(BIN)/pytest
 
-test-pure: $(STAMP)
+test-pure: sync
 	HUPAI_PURE=1 $(BIN)/pytest $(BOTH_BUILDS) src/hupai --ignore=src/hupai/server
 
-bench: $(STAMP) $(WITH_COMPILE)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e ".[bench]"
+# The references (the bench extra) join the environment for as long as nothing syncs it without them.
+bench: EXTRAS += bench
+bench: sync $(WITH_COMPILE)
 	$(BIN)/python bench/hand.py
 	$(BIN)/python bench/selfplay.py
 
 # The server under 250 tables of network players (about two minutes); see bench/server_load.py.
-bench-server: $(STAMP) $(WITH_COMPILE)
+bench-server: sync $(WITH_COMPILE)
 	$(BIN)/python bench/server_load.py
 
 # Regenerate the golden hand files (fixed seed; cross-checked against the `mahjong` package).
-golden: $(STAMP)
+golden: sync
 	$(BIN)/python tools/make_golden_hands.py
 
 clean:

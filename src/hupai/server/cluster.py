@@ -177,7 +177,7 @@ class Cluster:
             await self.redis.delete(alive_key(self.node))
         with contextlib.suppress(Exception):
             if self.pubsub is not None:
-                await self.pubsub.aclose()  # type: ignore[no-untyped-call]
+                await self.pubsub.aclose()
         with contextlib.suppress(Exception):
             await self.redis.aclose()
 
