@@ -25,9 +25,7 @@ pytestmark = pytest.mark.skipif(
 
 
 def uv(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [str(UV), *args], cwd=cwd, capture_output=True, text=True, timeout=120, check=False
-    )
+    return subprocess.run([str(UV), *args], cwd=cwd, capture_output=True, text=True, timeout=120, check=False)
 
 
 def project_copy(tmp_path: Path) -> Path:
