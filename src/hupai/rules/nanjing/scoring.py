@@ -384,6 +384,9 @@ def score_instant(state: HandState, context: WinContext, options: NanjingOptions
     claimed_pung = not run_claim and options.wuhuaguo == "no_pung_only"
     if facts.hard == 0 and not claimed_pung and _wuhuaguo_allowed(facts, True, options):
         items.append(item("wuhuaguo", options.wuhuaguo_bonus))
+    # 海底捞 goes by when the win comes (S002: in the last 2 stacks), so a claim-win there has it too.
+    if facts.haidi:
+        items.append(item("haidi", options.haidi_bonus))
     label = "三清" if sanqing and feeder is None else "快照"
     shown = [format_tiles([meld.tile] * (4 if meld.kind.is_kong else 3)) for meld in player.melds]
     shown.append(format_tiles([tile]) + "(claimed)")
