@@ -248,10 +248,10 @@ def rebuilt(client: TestClient, number: str) -> dict[str, Any]:
     """大结算 of a table rebuilt from the room's stored moves, as after a restart."""
     app: Any = client.app
     store = app.state.store
-    table = Table(store.room_id(number), store, app.state.settings)
+    table = Table(store.rooms.room_id(number), store, app.state.settings)
 
     async def rebuild() -> None:
-        table.room = store.room_by_id(table.room_id)
+        table.room = store.rooms.room_by_id(table.room_id)
         await table.resume()
 
     asyncio.run(rebuild())
@@ -266,10 +266,10 @@ FIXED_ROOM_SEED = 2027
 def fixed_rooms() -> None:
     """``prepare=`` of :func:`running_server`: every room has the same secret and seed, so that a
     test's fair deal (with fixed contributions) and the bots' play are known in advance."""
-    import hupai.server.store
+    import hupai.server.storage.rooms
 
-    setattr(hupai.server.store, "new_room_secret", lambda: FIXED_ROOM_SECRET)  # noqa: B010
-    setattr(hupai.server.store.Store, "seed", lambda self, room_id: FIXED_ROOM_SEED)  # noqa: B010
+    setattr(hupai.server.storage.rooms, "new_room_secret", lambda: FIXED_ROOM_SECRET)  # noqa: B010
+    setattr(hupai.server.storage.rooms.Rooms, "seed", lambda self, room_id: FIXED_ROOM_SEED)  # noqa: B010
 
 
 def free_port() -> int:

@@ -13,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
-from hupai.server.models import Room
+from hupai.server.storage.models import Room
 
 from .server_support import database, database_urls, guest, server
 

@@ -49,7 +49,7 @@ def deals(monkeypatch: pytest.MonkeyPatch) -> Deals:
     prepared = Deals()
     monkeypatch.setattr(hupai.game.match, "shuffled_deal", prepared)
     # rooms dealt from their seed, as before fair deals, so that the prepared deal is the one played
-    monkeypatch.setattr("hupai.server.store.new_room_secret", lambda: None)
+    monkeypatch.setattr("hupai.server.storage.rooms.new_room_secret", lambda: None)
     monkeypatch.setattr("hupai.server.table.make_bot", lambda _level, seed: TrusteeBot(seed))
     return prepared
 

@@ -13,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
-from hupai.server.store import Store
+from hupai.server.storage.store import Store
 from hupai.server.table import Table
 
 from .server_support import (

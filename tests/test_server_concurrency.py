@@ -15,10 +15,11 @@ from typing import Any
 
 import pytest
 
-from hupai.server.database import connect, migrate
-from hupai.server.models import RoomSeat
+from hupai.server.errors import Conflict
 from hupai.server.schemas import RoomIn
-from hupai.server.store import Conflict, Store
+from hupai.server.storage.database import connect, migrate
+from hupai.server.storage.models import RoomSeat
+from hupai.server.storage.store import Store
 
 from .server_support import call, database, database_urls, free_port, running_server
 
@@ -168,8 +169,8 @@ def test_the_database_itself_refuses_one_person_in_two_seats(tmp_path: Path) -> 
     with database(kind, tmp_path) as url:
         migrate(url)
         store = Store(connect(url))
-        user, _ = store.create_guest("房主")
-        number = store.create_room(user.id, RoomIn()).number
-        with pytest.raises(Conflict), store._writing() as db:  # a write that skips the store's checks
-            db.get_one(RoomSeat, (store.room_id(number), 2)).user_id = user.id
-        assert [seat.user_id for seat in store.room(number).seats] == [user.id, None, None, None]
+        user, _ = store.accounts.create_guest("房主")
+        number = store.rooms.create_room(user.id, RoomIn()).number
+        with pytest.raises(Conflict), store.rooms.tx.writing() as db:  # a write that skips the store's checks
+            db.get_one(RoomSeat, (store.rooms.room_id(number), 2)).user_id = user.id
+        assert [seat.user_id for seat in store.rooms.room(number).seats] == [user.id, None, None, None]

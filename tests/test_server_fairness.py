@@ -31,8 +31,9 @@ from hupai.game.match import hand_seed
 from hupai.game.record import read_record
 from hupai.replay import verify_record
 from hupai.rules import load_ruleset
-from hupai.server.models import Room
-from hupai.server.store import AlreadyContributed, DealClosed, Store
+from hupai.server.errors import AlreadyContributed, DealClosed
+from hupai.server.storage.models import Room
+from hupai.server.storage.store import Store
 from hupai.tiles import parse_tiles
 
 from .server_support import (
@@ -89,7 +90,7 @@ def play_fairly(
 
 def room_secret(client: TestClient, number: str) -> str:
     store: Store = client.app.state.store  # type: ignore[attr-defined]
-    secret = store.deal_secret(store.room_id(number))
+    secret = store.rooms.deal_secret(store.rooms.room_id(number))
     assert secret is not None and len(secret) == 64
     return secret
 
@@ -230,15 +231,15 @@ def test_the_store_takes_a_contribution_once_and_none_after_the_deal(url: str) -
         host = guest(client, "小明")
         number = new_room(client, host)
         store: Store = client.app.state.store  # type: ignore[attr-defined]
-        room = store.room_id(number)
-        store.add_contribution(room, 0, 1, "ab")
+        room = store.rooms.room_id(number)
+        store.play.add_contribution(room, 0, 1, "ab")
         with pytest.raises(AlreadyContributed):
-            store.add_contribution(room, 0, 1, "cd")
-        assert store.seal_contributions(room, 0) == ("", "ab", "", "")
+            store.play.add_contribution(room, 0, 1, "cd")
+        assert store.play.seal_contributions(room, 0) == ("", "ab", "", "")
         with pytest.raises(DealClosed):
-            store.add_contribution(room, 0, 2, "ef")
-        assert store.seal_contributions(room, 0) == ("", "ab", "", "")  # sealing again changes nothing
-        assert store.contributions(room) == {0: {0: "", 1: "ab", 2: "", 3: ""}}
+            store.play.add_contribution(room, 0, 2, "ef")
+        assert store.play.seal_contributions(room, 0) == ("", "ab", "", "")  # sealing again changes nothing
+        assert store.play.contributions(room) == {0: {0: "", 1: "ab", 2: "", 3: ""}}
 
 
 def test_a_restart_before_the_deal_keeps_the_commitment_and_the_stored_contributions(tmp_path: Path) -> None:
@@ -311,7 +312,7 @@ def test_a_room_from_before_fair_deals_deals_from_its_seed(url: str) -> None:
             messages = play_fairly(socket, random.Random(2), {}, until="hand_end")
         room = client.get(f"/api/rooms/{number}").json()
         record = client.get(f"/api/rooms/{number}/hands/0/record").json()
-        room_seed = store.seed(store.room_id(number))
+        room_seed = store.rooms.seed(store.rooms.room_id(number))
     assert not any(message["type"] == "deal_commitment" for message in messages)
     assert all("fair" not in message for message in messages)
     hand = record["hands"][0]

@@ -209,9 +209,9 @@ class HostileCrowd(RuleBasedStateMachine):
             state, pending, next_hand_at, preset, changed, seed, seats, hand_index = facts
             stuck = f"room {table.room_id}: a hand in play waits on nobody"
             assert pending or next_hand_at is not None, stuck
-            stored = store.moves(table.room_id)
-            secret = store.deal_secret(table.room_id)
-            contributions = store.contributions(table.room_id)
+            stored = store.play.moves(table.room_id)
+            secret = store.rooms.deal_secret(table.room_id)
+            contributions = store.play.contributions(table.room_id)
             match = Match(load_ruleset(preset, changed), seed=seed, seats=seats)
             for index in range(hand_index + 1):  # a hand with no move yet has nothing stored
                 if secret is None:  # a room made before fair deals: dealt from its seed

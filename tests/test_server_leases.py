@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from hupai.server.database import connect, migrate
-from hupai.server.leases import Fence, LeaseLost, Leases
+from hupai.server.cluster.leases import Leases
 from hupai.server.schemas import RoomIn
-from hupai.server.store import Store
+from hupai.server.storage.database import connect, migrate
+from hupai.server.storage.fencing import Fence, LeaseLost
+from hupai.server.storage.store import Store
 
 from .server_support import database, database_urls
 
@@ -28,10 +29,10 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
 
 
 def playing_room(store: Store) -> int:
-    host, _token = store.create_guest("房主")
-    room = store.create_room(host.id, RoomIn(preset="nanjing", hands=4, bot_level="efficiency"))
-    store.start(room.number, host.id)
-    return store.room_id(room.number)
+    host, _token = store.accounts.create_guest("房主")
+    room = store.rooms.create_room(host.id, RoomIn(preset="nanjing", hands=4, bot_level="efficiency"))
+    store.rooms.start(room.number, host.id)
+    return store.rooms.room_id(room.number)
 
 
 def test_one_owner_until_the_lease_runs_out(store: Store) -> None:
@@ -82,7 +83,9 @@ def test_the_leases_of_a_process_known_gone_end_at_once(store: Store) -> None:
     stale = fences[0]
     assert stale is not None
     with pytest.raises(LeaseLost):  # were the process alive after all, its writes are refused
-        store.fenced(rooms[0], stale).add_move(rooms[0], 0, 0, {"seat": 0, "act": "discard", "tile": "1m"})
+        store.fenced(rooms[0], stale).play.add_move(
+            rooms[0], 0, 0, {"seat": 0, "act": "discard", "tile": "1m"}
+        )
     assert leases.renew("gone") == {rooms[1]: 1}  # one not taken yet it may renew
 
 
@@ -92,19 +95,19 @@ def test_a_stale_owner_cannot_write(store: Store) -> None:
     old = leases.acquire(room_id, "old")
     assert old is not None
     stale = store.fenced(room_id, old)
-    stale.add_move(room_id, 0, 0, {"seat": 0, "act": "discard", "tile": "1m"})  # still the owner
+    stale.play.add_move(room_id, 0, 0, {"seat": 0, "act": "discard", "tile": "1m"})  # still the owner
     time.sleep(0.4)  # paused past its lease …
     new = leases.acquire(room_id, "new")
     assert new is not None
     with pytest.raises(LeaseLost):  # … and woken after the takeover
-        stale.add_move(room_id, 0, 1, {"seat": 1, "act": "discard", "tile": "2m"})
+        stale.play.add_move(room_id, 0, 1, {"seat": 1, "act": "discard", "tile": "2m"})
     with pytest.raises(LeaseLost):
-        stale.finish_match(room_id, "finished", [0, 0, 0, 0])
-    store.fenced(room_id, new).add_move(room_id, 0, 1, {"seat": 1, "act": "discard", "tile": "3m"})
-    assert store.moves(room_id) == [
+        stale.play.finish_match(room_id, "finished", [0, 0, 0, 0])
+    store.fenced(room_id, new).play.add_move(room_id, 0, 1, {"seat": 1, "act": "discard", "tile": "3m"})
+    assert store.play.moves(room_id) == [
         [{"seat": 0, "act": "discard", "tile": "1m"}, {"seat": 1, "act": "discard", "tile": "3m"}]
     ]
-    assert store.room_by_id(room_id).status == "playing"
+    assert store.rooms.room_by_id(room_id).status == "playing"
 
 
 def test_processes_racing_for_a_lease_get_one_owner(store: Store) -> None:

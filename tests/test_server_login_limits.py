@@ -13,8 +13,8 @@ import pytest
 from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
 
-from hupai.server import store as store_module
-from hupai.server.limits import RateLimiter
+from hupai.server.guards.limits import RateLimiter
+from hupai.server.storage import accounts as store_module
 
 from .server_support import server
 

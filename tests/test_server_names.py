@@ -12,8 +12,8 @@ from alembic import command
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 
-from hupai.server.database import alembic_config, migrate
 from hupai.server.names import clean_name, name_key
+from hupai.server.storage.database import alembic_config, migrate
 
 from .server_support import server
 

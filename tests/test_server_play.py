@@ -297,7 +297,7 @@ def test_a_silent_player_is_taken_over_when_the_time_runs_out(tmp_path: Path) ->
         store = client.app.state.store  # type: ignore[attr-defined]
         user = client.get("/api/me", headers=host).json()
         # the API asks for at least 5 s a decision; a test room is made quicker at the store
-        room = store.create_room(
+        room = store.rooms.create_room(
             user["id"], RoomIn.model_construct(**{**RoomIn().model_dump(), "hands": 1, "decision_seconds": 0})
         )
         number = room.number

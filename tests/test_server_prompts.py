@@ -14,7 +14,7 @@ from hupai.game.model import Phase
 from hupai.game.view import view
 from hupai.server.schemas import RoomOut
 from hupai.server.settings import Settings
-from hupai.server.store import Store
+from hupai.server.storage.store import Store
 from hupai.server.table import Table
 
 from .helpers import play

@@ -7,8 +7,8 @@ import time
 from datetime import timedelta
 from pathlib import Path
 
-from hupai.server.models import Result, Room, utcnow
-from hupai.server.store import Store
+from hupai.server.storage.models import Result, Room, utcnow
+from hupai.server.storage.store import Store
 
 from .server_support import guest, new_room, server
 
@@ -62,14 +62,14 @@ def test_idle_waiting_rooms_close_and_free_their_numbers(url: str) -> None:
         idle = new_room(client, host)
         busy = new_room(client, host)
         later = utcnow() + timedelta(hours=3)
-        store.cleanup(idle_room_hours=2, stale_guest_days=7, now=later - timedelta(hours=2))
+        store.upkeep.cleanup(idle_room_hours=2, stale_guest_days=7, now=later - timedelta(hours=2))
         assert client.get(f"/api/rooms/{idle}").json()["status"] == "waiting"  # not idle yet
         with store.sessions.begin() as db:  # the busy room saw a change an hour before "later"
-            room = db.get(Room, store.room_id(busy))
+            room = db.get(Room, store.rooms.room_id(busy))
             assert room is not None
             room.active_at = later - timedelta(hours=1)
-        done = store.cleanup(idle_room_hours=2, stale_guest_days=7, now=later)
-        assert done.rooms == [store.room_id(idle)]
+        done = store.upkeep.cleanup(idle_room_hours=2, stale_guest_days=7, now=later)
+        assert done.rooms == [store.rooms.room_id(idle)]
         assert client.get(f"/api/rooms/{idle}").json()["status"] == "dissolved"
         assert client.get(f"/api/rooms/{busy}").json()["status"] == "waiting"
         sat = client.post(f"/api/rooms/{idle}/sit", json={}, headers=guest(client, "迟到"))
@@ -89,16 +89,20 @@ def test_stale_guests_who_never_played_are_deleted(url: str) -> None:
         registered = client.post("/api/register", json={"name": "Alice", "password": "correct horse"})
         with store.sessions.begin() as db:
             played_id = client.get("/api/me", headers=played).json()["id"]
-            room_id = store.room_id(started)
+            room_id = store.rooms.room_id(started)
             db.add(Result(room_id=room_id, seat=1, user_id=played_id, name="打过", total=0, rank=1))
         client.cookies.clear()
-        done = store.cleanup(idle_room_hours=1000, stale_guest_days=7, now=utcnow() + timedelta(days=8))
+        done = store.upkeep.cleanup(
+            idle_room_hours=1000, stale_guest_days=7, now=utcnow() + timedelta(days=8)
+        )
         assert done.guests == 1
         assert client.get("/api/me", headers=stale).status_code == 401
         assert client.get(f"/api/rooms/{number}").status_code == 404  # its room went with it
         for kept in (played, playing, {"Authorization": f"Bearer {registered.json()['token']}"}):
             assert client.get("/api/me", headers=kept).status_code == 200
-        fresh = store.cleanup(idle_room_hours=1000, stale_guest_days=7, now=utcnow() + timedelta(days=1))
+        fresh = store.upkeep.cleanup(
+            idle_room_hours=1000, stale_guest_days=7, now=utcnow() + timedelta(days=1)
+        )
         assert fresh.guests == 0
 
 

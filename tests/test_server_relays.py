@@ -1,10 +1,10 @@
-"""What a table's owner does with relayed messages it cannot place (hupai.server.cluster)."""
+"""What a table's owner does with relayed messages it cannot place (hupai.server.cluster.relay)."""
 
 from __future__ import annotations
 
 import json
 
-from hupai.server.cluster import Cluster, node_channel
+from hupai.server.cluster.relay import Cluster, node_channel
 from hupai.server.table import FromClient, Join
 
 ACT = {"type": "act", "seq": 5, "action": {"act": "pass"}}

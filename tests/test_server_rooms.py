@@ -66,7 +66,7 @@ def test_names_of_registered_players_are_unique_and_passwords_hashed(client: Tes
     store = client.app.state.store  # type: ignore[attr-defined]
     from sqlalchemy import select
 
-    from hupai.server.models import User
+    from hupai.server.storage.models import User
 
     with store.sessions() as db:
         hashes = list(db.scalars(select(User.password_hash).where(User.login == "bob")))

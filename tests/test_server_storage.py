@@ -7,8 +7,8 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import create_engine, inspect
 
-from hupai.server.database import alembic_config, migrate
-from hupai.server.models import Base
+from hupai.server.storage.database import alembic_config, migrate
+from hupai.server.storage.models import Base
 
 
 def test_the_migrations_build_exactly_the_models(url: str) -> None:

@@ -52,7 +52,7 @@ def client(
     between two bot moves asks (``indirect`` parametrization)."""
     monkeypatch.setattr(hupai.game.match, "shuffled_deal", prepared_deal)
     # rooms dealt from their seed, as before fair deals, so that the prepared deal is the one played
-    monkeypatch.setattr("hupai.server.store.new_room_secret", lambda: None)
+    monkeypatch.setattr("hupai.server.storage.rooms.new_room_secret", lambda: None)
     # bots that let their drawn tile go: the same moves in every run, for comparing runs
     monkeypatch.setattr("hupai.server.table.make_bot", lambda _level, seed: TrusteeBot(seed))
     delay: float = getattr(request, "param", 0.02)

@@ -4,7 +4,7 @@ running_server)."""
 from __future__ import annotations
 
 import hupai.game.match
-import hupai.server.store
+import hupai.server.storage.rooms
 from hupai.game.contract import RuleSet
 from hupai.game.engine import shuffled_deal
 from hupai.game.stacking import stack_wall
@@ -26,4 +26,4 @@ def ready_first_hand() -> None:
 
     setattr(hupai.game.match, "shuffled_deal", deal)  # noqa: B010 (the module does not export it)
     # Rooms dealt from their seed, as before fair deals, so that the prepared deal is the one played.
-    setattr(hupai.server.store, "new_room_secret", lambda: None)  # noqa: B010
+    setattr(hupai.server.storage.rooms, "new_room_secret", lambda: None)  # noqa: B010

@@ -35,12 +35,13 @@ from hupai.calculator import WinSpec, error_details, score_win
 from hupai.rules import load_ruleset, presets
 from hupai.rules.labels import option_labels
 from hupai.rules.options import option_range
-from hupai.server.bounds import BodyGuard, validation_details
-from hupai.server.cluster import Cluster, RemoteRoom
-from hupai.server.database import connect, migrate, release
-from hupai.server.guards import RequestGuard, client_address, foreign_origin, is_https, log_config
-from hupai.server.leases import Leases
-from hupai.server.limits import Busy, Limits, RateLimited, SocketCounts
+from hupai.server.cluster.leases import Leases
+from hupai.server.cluster.relay import Cluster, RemoteRoom
+from hupai.server.errors import BadRequest, Conflict, Forbidden, NotFound, StoreError, Unauthorized
+from hupai.server.guards.bounds import BodyGuard, validation_details
+from hupai.server.guards.edge import RequestGuard, client_address, foreign_origin, is_https, log_config
+from hupai.server.guards.limits import Busy, Limits, RateLimited, SocketCounts
+from hupai.server.guards.shared_limits import SharedSocketCounts
 from hupai.server.names import name_key
 from hupai.server.protocol import INCOMING, ClientMessageType, Sync
 from hupai.server.replays import replay_frames
@@ -63,19 +64,11 @@ from hupai.server.schemas import (
     VoteIn,
 )
 from hupai.server.settings import DATABASE_ENV, REDIS_ENV, Settings
-from hupai.server.shared_limits import SharedSocketCounts
-from hupai.server.store import (
-    BadRequest,
-    Cleanup,
-    Conflict,
-    Forbidden,
-    NotFound,
-    Store,
-    StoreError,
-    Unauthorized,
-    rule_card,
-    verify_password,
-)
+from hupai.server.storage.accounts import verify_password
+from hupai.server.storage.database import connect, migrate, release
+from hupai.server.storage.outputs import rule_card
+from hupai.server.storage.store import Store
+from hupai.server.storage.upkeep import Cleanup
 from hupai.server.table import Connection, Dissolve, Escape, FromClient, Join, Leave, Message, RoomChanged
 from hupai.server.tables import Tables
 
@@ -186,7 +179,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 async def clean_up(tables: Tables, settings: Settings) -> Cleanup:
     """Close idle waiting rooms (telling anyone connected) and delete stale guests, once."""
     done = await run_in_threadpool(
-        lambda: tables.store.cleanup(
+        lambda: tables.store.upkeep.cleanup(
             idle_room_hours=settings.idle_room_hours, stale_guest_days=settings.stale_guest_days
         )
     )
@@ -291,7 +284,7 @@ def _token(request: Request) -> str | None:
 
 
 async def _maybe_user(request: Request) -> UserOut | None:
-    return await run_in_threadpool(_store(request).user_for_token, _token(request))
+    return await run_in_threadpool(_store(request).accounts.user_for_token, _token(request))
 
 
 async def _user(request: Request) -> UserOut:
@@ -370,7 +363,7 @@ def _routes(app: FastAPI, settings: Settings) -> None:  # noqa: PLR0915 - one pl
         await limits.guests_by_address.check(
             address, "too many guest accounts from your address; try again later"
         )
-        user, token = await run_in_threadpool(store.create_guest, body.name)
+        user, token = await run_in_threadpool(store.accounts.create_guest, body.name)
         return _login_response(request, response, settings, user, token)
 
     @app.post("/api/register")
@@ -380,7 +373,9 @@ def _routes(app: FastAPI, settings: Settings) -> None:  # noqa: PLR0915 - one pl
         await _count_attempt(limits, request, settings)
         current = await _maybe_user(request)
         guest_id = current.id if current is not None and current.guest else None
-        user, token = await limits.hashed(lambda: store.register(body.name, body.password, guest_id=guest_id))
+        user, token = await limits.hashed(
+            lambda: store.accounts.register(body.name, body.password, guest_id=guest_id)
+        )
         return _login_response(request, response, settings, user, token)
 
     @app.post("/api/login")
@@ -393,7 +388,7 @@ def _routes(app: FastAPI, settings: Settings) -> None:  # noqa: PLR0915 - one pl
         if wait > 0:
             raise RateLimited(f"too many wrong passwords for {body.name!r}; try again later", wait)
         try:
-            user, token = await limits.hashed(lambda: store.login(body.name, body.password))
+            user, token = await limits.hashed(lambda: store.accounts.login(body.name, body.password))
         except Unauthorized:
             await limits.login_by_name.record(name)  # only failures count: the owner may log in anywhere
             raise
@@ -406,7 +401,7 @@ def _routes(app: FastAPI, settings: Settings) -> None:  # noqa: PLR0915 - one pl
         token = _token(request)
         everywhere = body is not None and body.everywhere
         if token:
-            await run_in_threadpool(lambda: store.logout(token, everywhere=everywhere))
+            await run_in_threadpool(lambda: store.accounts.logout(token, everywhere=everywhere))
         response.delete_cookie(COOKIE)
         return {"ok": True}
 
@@ -421,12 +416,12 @@ def _routes(app: FastAPI, settings: Settings) -> None:  # noqa: PLR0915 - one pl
 
     @app.get("/api/me/history")
     async def history(user: UserDep, store: StoreDep) -> list[HistoryEntry]:
-        return await run_in_threadpool(store.history, user.id)
+        return await run_in_threadpool(store.records.history, user.id)
 
     # rooms (each change is stored, then the room's table is told so it can tell everyone)
 
     async def changed(tables: Tables, store: Store, number: str) -> None:
-        room_id = await run_in_threadpool(store.room_id, number)
+        room_id = await run_in_threadpool(store.rooms.room_id, number)
         await tables.post(room_id, RoomChanged())
 
     @app.post("/api/rooms")
@@ -437,21 +432,21 @@ def _routes(app: FastAPI, settings: Settings) -> None:  # noqa: PLR0915 - one pl
         await limits.rooms_by_address.check(
             address, "too many rooms opened from your address; try again later"
         )
-        return await run_in_threadpool(store.create_room, user.id, body)
+        return await run_in_threadpool(store.rooms.create_room, user.id, body)
 
     @app.get("/api/rooms/{number}")
     async def room(number: str, store: StoreDep) -> RoomOut:
-        return await run_in_threadpool(store.room, number)
+        return await run_in_threadpool(store.rooms.room, number)
 
     @app.post("/api/rooms/{number}/sit")
     async def sit(number: str, body: SitIn, user: UserDep, store: StoreDep, tables: TablesDep) -> RoomOut:
-        out = await run_in_threadpool(store.sit, number, user.id, body.seat)
+        out = await run_in_threadpool(store.rooms.sit, number, user.id, body.seat)
         await changed(tables, store, number)
         return out
 
     @app.post("/api/rooms/{number}/bots")
     async def bots(number: str, body: BotIn, user: UserDep, store: StoreDep, tables: TablesDep) -> RoomOut:
-        out = await run_in_threadpool(store.add_bots, number, user.id, body.seat, body.level)
+        out = await run_in_threadpool(store.rooms.add_bots, number, user.id, body.seat, body.level)
         await changed(tables, store, number)
         return out
 
@@ -459,19 +454,19 @@ def _routes(app: FastAPI, settings: Settings) -> None:  # noqa: PLR0915 - one pl
     async def remove(
         number: str, body: SeatNumberIn, user: UserDep, store: StoreDep, tables: TablesDep
     ) -> RoomOut:
-        out = await run_in_threadpool(store.remove, number, user.id, body.seat)
+        out = await run_in_threadpool(store.rooms.remove, number, user.id, body.seat)
         await changed(tables, store, number)
         return out
 
     @app.post("/api/rooms/{number}/ready")
     async def ready(number: str, body: ReadyIn, user: UserDep, store: StoreDep, tables: TablesDep) -> RoomOut:
-        out = await run_in_threadpool(store.set_ready, number, user.id, body.ready)
+        out = await run_in_threadpool(store.rooms.set_ready, number, user.id, body.ready)
         await changed(tables, store, number)
         return out
 
     @app.post("/api/rooms/{number}/start")
     async def start(number: str, user: UserDep, store: StoreDep, tables: TablesDep) -> RoomOut:
-        out = await run_in_threadpool(store.start, number, user.id)
+        out = await run_in_threadpool(store.rooms.start, number, user.id)
         await changed(tables, store, number)
         return out
 
@@ -479,9 +474,9 @@ def _routes(app: FastAPI, settings: Settings) -> None:  # noqa: PLR0915 - one pl
     async def leave(number: str, user: UserDep, store: StoreDep, tables: TablesDep) -> RoomOut:
         """Before the start: give up the seat (the host's leaving closes the room). In play: leave for
         good (逃跑), which ends the match with the rule set's penalty."""
-        current = await run_in_threadpool(store.room, number)
+        current = await run_in_threadpool(store.rooms.room, number)
         if current.status == "waiting":
-            out = await run_in_threadpool(store.stand, number, user.id)
+            out = await run_in_threadpool(store.rooms.stand, number, user.id)
             await changed(tables, store, number)
             return out
         if current.status == "closed":
@@ -491,7 +486,7 @@ def _routes(app: FastAPI, settings: Settings) -> None:  # noqa: PLR0915 - one pl
         seat = next((s.seat for s in current.seats if s.user_id == user.id and not s.left), None)
         if seat is None:
             raise Forbidden("you have no seat in this game")
-        room_id = await run_in_threadpool(store.room_id, number)
+        room_id = await run_in_threadpool(store.rooms.room_id, number)
         done = asyncio.get_running_loop().create_future()
         await tables.post(room_id, Escape(seat, done))
         return await _after_table(done, store, number)
@@ -501,8 +496,8 @@ def _routes(app: FastAPI, settings: Settings) -> None:  # noqa: PLR0915 - one pl
         number: str, body: VoteIn, user: UserDep, store: StoreDep, tables: TablesDep
     ) -> RoomOut:
         """Vote to end a started game early; it ends when every player at the table agrees."""
-        out, unanimous = await run_in_threadpool(store.vote_dissolve, number, user.id, body.agree)
-        room_id = await run_in_threadpool(store.room_id, number)
+        out, unanimous = await run_in_threadpool(store.rooms.vote_dissolve, number, user.id, body.agree)
+        room_id = await run_in_threadpool(store.rooms.room_id, number)
         table = await tables.route(room_id)
         table.post(RoomChanged())
         if unanimous:
@@ -518,7 +513,7 @@ def _routes(app: FastAPI, settings: Settings) -> None:  # noqa: PLR0915 - one pl
         """The room's invitation link as a QR code (SVG). The link is built here from the address the
         page was served from — never from a URL the caller names, so the server cannot be made to
         draw someone else's link."""
-        await run_in_threadpool(store.room, number)  # a room that exists, or 404
+        await run_in_threadpool(store.rooms.room, number)  # a room that exists, or 404
         link = _invite_link(request, number)
         return Response(
             _qr_svg(link),
@@ -529,12 +524,12 @@ def _routes(app: FastAPI, settings: Settings) -> None:  # noqa: PLR0915 - one pl
     @app.get("/api/rooms/{number}/hands")
     async def hands(number: str, store: StoreDep) -> list[dict[str, Any]]:
         """The settlement of every finished hand (scores itemised, payments with reasons)."""
-        return await run_in_threadpool(store.played_hands, number)
+        return await run_in_threadpool(store.records.played_hands, number)
 
     @app.get("/api/rooms/{number}/hands/{index}/record")
     async def hand_record(number: str, index: int, store: StoreDep, download: bool = False) -> Response:
         """A finished hand as ``hupai-record/1`` with every tile open (never a hand still in play)."""
-        record = await run_in_threadpool(store.hand_record, number, index)
+        record = await run_in_threadpool(store.records.hand_record, number, index)
         return _json_file(record, f"hupai-{number}-{index + 1}.json" if download else None)
 
     @app.get("/api/rooms/{number}/hands/{index}/replay")
@@ -542,8 +537,8 @@ def _routes(app: FastAPI, settings: Settings) -> None:  # noqa: PLR0915 - one pl
         """A finished hand, frame by frame with every hand open, for the replay viewer."""
 
         def build() -> dict[str, Any]:
-            record = store.hand_record(number, index)
-            results = store.played_hands(number)
+            record = store.records.hand_record(number, index)
+            results = store.records.played_hands(number)
             previous = results[index - 1]["winners"] if 0 < index <= len(results) else []
             return replay_frames(
                 record, results[index], previous_winner=previous[0] if len(previous) == 1 else None
@@ -553,7 +548,7 @@ def _routes(app: FastAPI, settings: Settings) -> None:  # noqa: PLR0915 - one pl
 
     @app.get("/api/rooms/{number}/record")
     async def match_record(number: str, store: StoreDep, download: bool = False) -> Response:
-        record = await run_in_threadpool(store.match_record, number)
+        record = await run_in_threadpool(store.records.match_record, number)
         return _json_file(record, f"hupai-{number}.json" if download else None)
 
     # the table
@@ -579,7 +574,7 @@ def _routes(app: FastAPI, settings: Settings) -> None:  # noqa: PLR0915 - one pl
             return
         try:
             store: Store = socket.app.state.store
-            user = await run_in_threadpool(store.user_for_token, token or socket.cookies.get(COOKIE))
+            user = await run_in_threadpool(store.accounts.user_for_token, token or socket.cookies.get(COOKIE))
             if user is None:
                 await _refuse(socket, CLOSE_UNAUTHORIZED, "unauthorized", LOG_IN_FIRST)
                 return
@@ -602,7 +597,7 @@ def _routes(app: FastAPI, settings: Settings) -> None:  # noqa: PLR0915 - one pl
         store: Store = socket.app.state.store
         tables: Tables = socket.app.state.tables
         try:
-            room_id = await run_in_threadpool(store.room_id, number)
+            room_id = await run_in_threadpool(store.rooms.room_id, number)
         except NotFound as error:
             await _refuse(socket, CLOSE_NOT_FOUND, "not_found", error.message)
             return
@@ -658,7 +653,7 @@ async def _after_table(done: asyncio.Future[None], store: Store, number: str) ->
     """Wait until the table has handled what was posted, then answer with the room."""
     with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(done, AFTER_TABLE_SECONDS)
-    return await run_in_threadpool(store.room, number)
+    return await run_in_threadpool(store.rooms.room, number)
 
 
 def _invite_link(request: Request, number: str) -> str:

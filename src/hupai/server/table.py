@@ -64,13 +64,15 @@ from hupai.game.record import Dissolve as DissolveAct
 from hupai.game.record import Escape as EscapeAct
 from hupai.game.view import SeatView, event_position, events_as_dicts, events_for, full_view, view
 from hupai.rules import load_ruleset
+from hupai.server.errors import AlreadyContributed, DealClosed
 from hupai.server.hints import seat_hints, winning_tiles
-from hupai.server.leases import LeaseLost
 from hupai.server.protocol import Act, ClientMessageType, Continue, Entropy, Hints, Ping, Sync, Ting, Trustee
 from hupai.server.schemas import RoomOut
 from hupai.server.settings import Settings
 from hupai.server.stats import how_won, kongs_made, ranks, seat_stats
-from hupai.server.store import AlreadyContributed, DealClosed, Seating, Store
+from hupai.server.storage.fencing import LeaseLost
+from hupai.server.storage.rooms import Seating
+from hupai.server.storage.store import Store
 from hupai.tiles import format_tiles
 
 log = logging.getLogger("hupai.table")
@@ -261,7 +263,7 @@ class Table:
                 self.on_lost(self)
 
     async def _play(self) -> None:
-        self.room = await asyncio.to_thread(self.store.room_by_id, self.room_id)
+        self.room = await asyncio.to_thread(self.store.rooms.room_by_id, self.room_id)
         if self.room.status == "playing":
             await self._guard(self.resume())
         # One getter outlives the waits: cancelling a queue get on timeout (asyncio.wait_for) can
@@ -305,7 +307,7 @@ class Table:
 
     async def _rebuild(self) -> None:
         try:
-            self.room = await asyncio.to_thread(self.store.room_by_id, self.room_id)
+            self.room = await asyncio.to_thread(self.store.rooms.room_by_id, self.room_id)
             self.match = None
             self.state = None
             self.commit = None
@@ -335,8 +337,8 @@ class Table:
     async def _close(self, reason: str) -> None:
         """Close the room (status ``closed``, ``closed_reason``) and tell everyone at the table."""
         try:
-            await asyncio.to_thread(self.store.close_room, self.room_id, reason)
-            self.room = await asyncio.to_thread(self.store.room_by_id, self.room_id)
+            await asyncio.to_thread(self.store.rooms.close_room, self.room_id, reason)
+            self.room = await asyncio.to_thread(self.store.rooms.room_by_id, self.room_id)
         except LeaseLost:
             raise
         except Exception:
@@ -354,13 +356,13 @@ class Table:
     async def resume(self) -> None:
         """Rebuild the match from storage — each hand dealt again from the room's deal secret and the
         contributions stored for it (or from the seed), then its stored moves — and play on."""
-        seating = await asyncio.to_thread(self.store.seating, self.room_id)
-        seed = await asyncio.to_thread(self.store.seed, self.room_id)
-        self.deal_secret = await asyncio.to_thread(self.store.deal_secret, self.room_id)
-        hands = await asyncio.to_thread(self.store.moves, self.room_id)
+        seating = await asyncio.to_thread(self.store.rooms.seating, self.room_id)
+        seed = await asyncio.to_thread(self.store.rooms.seed, self.room_id)
+        self.deal_secret = await asyncio.to_thread(self.store.rooms.deal_secret, self.room_id)
+        hands = await asyncio.to_thread(self.store.play.moves, self.room_id)
         stored: dict[int, dict[int, str]] = {}
         if self.deal_secret is not None:
-            stored = await asyncio.to_thread(self.store.contributions, self.room_id)
+            stored = await asyncio.to_thread(self.store.play.contributions, self.room_id)
         self.seating = seating
         self.commit = None
         self.hand_results = []
@@ -388,7 +390,7 @@ class Table:
                 await self._settle(state, index, replaying=True)
                 if self.match is None:
                     return
-        if await asyncio.to_thread(self.store.dissolve_agreed, self.room_id):
+        if await asyncio.to_thread(self.store.rooms.dissolve_agreed, self.room_id):
             await self._dissolve()  # every player agreed, but the table stopped before it heard so
             return
         if self.state is None or self.state.phase is Phase.ENDED:
@@ -459,7 +461,7 @@ class Table:
         if self.deal_secret is not None:
             # Stored before the deal uses them, with "" for every seat that sent nothing: a rebuild
             # deals the very same wall, and no contribution is taken after this.
-            sealed = await asyncio.to_thread(self.store.seal_contributions, self.room_id, index)
+            sealed = await asyncio.to_thread(self.store.play.seal_contributions, self.room_id, index)
             contributions = dict(enumerate(sealed))
         self.commit = None
         self.last_ended = self.state
@@ -611,7 +613,7 @@ class Table:
         number = self.moves_in_hand
         self.moves_in_hand += 1
         await asyncio.to_thread(
-            self.store.add_move, self.room_id, self.hand_index, number, action_to_dict(action)
+            self.store.play.add_move, self.room_id, self.hand_index, number, action_to_dict(action)
         )
         # A decision on a window still open changes nothing the others may see: only its seat hears.
         await self._moved(state, only=action.seat if window is not None and state.window is window else None)
@@ -638,7 +640,7 @@ class Table:
         match.finish_hand(state)
         result = self._keep_result(state, index)
         record = self._hand_record(state, index, escaped=())
-        await asyncio.to_thread(self.store.finish_hand, self.room_id, index, record, result)
+        await asyncio.to_thread(self.store.play.finish_hand, self.room_id, index, record, result)
         last = match.over or len(match.results) >= self.room.hands
         if not replaying:
             self.next_hand_at = None if last else self.clock() + self._pause()
@@ -749,9 +751,9 @@ class Table:
     async def _finish_match(self, status: str) -> None:
         match = self.match
         assert match is not None
-        await asyncio.to_thread(self.store.finish_match, self.room_id, status, match.totals)
+        await asyncio.to_thread(self.store.play.finish_match, self.room_id, status, match.totals)
         self.summary = self._summary(status)
-        self.room = await asyncio.to_thread(self.store.room_by_id, self.room_id)
+        self.room = await asyncio.to_thread(self.store.rooms.room_by_id, self.room_id)
         self.pending = {}
         self.next_hand_at = None
         self.commit = None
@@ -818,14 +820,14 @@ class Table:
         index = len(match.results) if match.current is not None else len(match.results) - 1
         if not stored:
             escape = {"seat": seat, "act": ESCAPE}
-            await asyncio.to_thread(self.store.add_move, self.room_id, index, self.moves_in_hand, escape)
-            await asyncio.to_thread(self.store.mark_left, self.room_id, seat)
+            await asyncio.to_thread(self.store.play.add_move, self.room_id, index, self.moves_in_hand, escape)
+            await asyncio.to_thread(self.store.rooms.mark_left, self.room_id, seat)
         if match.current is not None:
             release_claims(match.current)  # see _dissolve: as the record's replay has it
         match.escape(seat)  # paid in this hand: its result now holds the escape's transfers
         result = self._keep_result(state, index)
         record = self._hand_record(state, index, escaped=(seat,))
-        await asyncio.to_thread(self.store.finish_hand, self.room_id, index, record, result)
+        await asyncio.to_thread(self.store.play.finish_hand, self.room_id, index, record, result)
         if not stored:
             self._broadcast_update()
             # The hand's sheet again, with the escape's payments, before 大结算.
@@ -847,14 +849,16 @@ class Table:
             index = len(match.results)
             if not stored:
                 move = {"act": DISSOLVE}
-                await asyncio.to_thread(self.store.add_move, self.room_id, index, self.moves_in_hand, move)
+                await asyncio.to_thread(
+                    self.store.play.add_move, self.room_id, index, self.moves_in_hand, move
+                )
             # A window held open for nobody (hold_claims) closes as it would have: a record cannot say
             # that a window was held, and its replay (like a rebuild) has play moved on at once.
             release_claims(state)
             match.dissolve()
             result = self._keep_result(state, index)
             record = self._hand_record(state, index, escaped=(), dissolved=True)
-            await asyncio.to_thread(self.store.finish_hand, self.room_id, index, record, result)
+            await asyncio.to_thread(self.store.play.finish_hand, self.room_id, index, record, result)
             if not stored:
                 self.pending = {}
                 self._broadcast_update()  # the hand as it stopped, before 大结算
@@ -902,7 +906,7 @@ class Table:
         )
 
     async def _room_changed(self) -> None:
-        self.room = await asyncio.to_thread(self.store.room_by_id, self.room_id)
+        self.room = await asyncio.to_thread(self.store.rooms.room_by_id, self.room_id)
         for connection in self.connections:
             self._seat(connection)
         self._broadcast_room()
@@ -1000,7 +1004,7 @@ class Table:
             connection.send(_error("bad_message", str(error)))
             return
         try:
-            await asyncio.to_thread(self.store.add_contribution, self.room_id, commit.hand, seat, value)
+            await asyncio.to_thread(self.store.play.add_contribution, self.room_id, commit.hand, seat, value)
         except (AlreadyContributed, DealClosed) as error:
             connection.send(_error(error.code, error.message))
             return

@@ -3,7 +3,7 @@
 Alone (no Redis, ``make run``), a process owns every table: a room's table task starts when it is
 first needed and ends when idle; after a restart every room in play is rebuilt from storage.
 
-In a cluster each table has one owner, the holder of the room's lease (:mod:`hupai.server.leases`).
+In a cluster each table has one owner, the holder of the room's lease (:mod:`hupai.server.cluster.leases`).
 :meth:`Tables.route` answers "where is this room's table?": here, or on another process
 (a :class:`~hupai.server.cluster.RemoteRoom` that relays to it), taking the lease when nobody holds
 it. Every ``lease_seconds / 3`` each process renews its leases (a table whose lease was taken is
@@ -27,10 +27,11 @@ from typing import Any, TypeVar
 
 from starlette.concurrency import run_in_threadpool
 
-from hupai.server.cluster import Cluster, RemoteRoom
-from hupai.server.leases import Fence, Leases
+from hupai.server.cluster.leases import Leases
+from hupai.server.cluster.relay import Cluster, RemoteRoom
 from hupai.server.settings import Settings
-from hupai.server.store import Store
+from hupai.server.storage.fencing import Fence
+from hupai.server.storage.store import Store
 from hupai.server.table import Dissolve, Escape, Join, Message, RoomChanged, Table
 
 log = logging.getLogger("hupai.tables")
@@ -134,7 +135,7 @@ class Tables:
         """Alone: rebuild every room in play from storage (after a restart). In a cluster: join it
         and start looking after leases; rooms in play are taken over by the first pass."""
         if self.cluster is None:
-            room_ids = await run_in_threadpool(self.store.playing_room_ids)
+            room_ids = await run_in_threadpool(self.store.rooms.playing_room_ids)
             for room_id in room_ids:
                 self.get(room_id)
             return len(room_ids)

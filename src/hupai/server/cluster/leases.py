@@ -6,9 +6,9 @@ of a process that died are taken over once their leases expire.
 
 The lease is a row beside the moves (not a Redis key) so that fencing is one transaction: the
 owner's every write checks, under the row's lock, that the lease still carries the owner's name and
-epoch (:func:`check_fence`). A process that was paused or cut off past its lease, and whose table
-another process took, has its late writes refused by the very database that would store them —
-there is no moment between checking a token elsewhere and writing here.
+epoch (:func:`hupai.server.storage.fencing.check_fence`). A process that was paused or cut off past
+its lease, and whose table another process took, has its late writes refused by the very database
+that would store them — there is no moment between checking a token elsewhere and writing here.
 
 Expiry times are the processes' own UTC clocks, so machines should keep time (NTP); a skew of a
 second is nothing next to a lease of ten.
@@ -18,36 +18,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from datetime import timedelta
 
 from sqlalchemy import or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from hupai.server.database import WRITE_LOCK
-from hupai.server.models import Room, TableLease, utcnow
-
-
-class LeaseLost(Exception):
-    """This process no longer owns the table: its write was refused and it must let the table go."""
-
-
-@dataclass(frozen=True, slots=True)
-class Fence:
-    """The owner and epoch a table's writes must still match."""
-
-    owner: str
-    epoch: int
-
-
-def check_fence(db: Session, room_id: int, fence: Fence) -> None:
-    """Inside a writing transaction: refuse it unless ``fence`` still holds the room's lease. The row
-    is read with a lock that a taking-over process's update must wait for (SQLite: the transaction
-    already holds the write lock)."""
-    lease = db.scalar(select(TableLease).where(TableLease.room_id == room_id).with_for_update(read=True))
-    if lease is None or lease.owner != fence.owner or lease.epoch != fence.epoch:
-        raise LeaseLost(f"room #{room_id}: the table's lease passed to another process")
+from hupai.server.storage.database import WRITE_LOCK
+from hupai.server.storage.fencing import Fence
+from hupai.server.storage.models import Room, TableLease, utcnow
 
 
 class Leases:

@@ -1,7 +1,7 @@
 """Rate limits and the password-hashing pool: what one client may ask of the server in a while.
 
 The limits live in memory, per server process (a restart forgets them, which only ever lets a
-client try again sooner), or in Redis when processes share tables (:mod:`hupai.server.shared_limits`).
+client try again sooner), or in Redis when processes share tables (:mod:`hupai.server.guards.shared_limits`).
 docs/security.md ("Accounts and HTTP") lists each with its setting.
 """
 
@@ -16,13 +16,13 @@ from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from starlette.concurrency import run_in_threadpool
 
+from hupai.server.errors import StoreError
 from hupai.server.settings import Settings
-from hupai.server.store import StoreError
 
 if TYPE_CHECKING:
     from redis.asyncio import Redis
 
-    from hupai.server.shared_limits import SharedSocketCounts
+    from hupai.server.guards.shared_limits import SharedSocketCounts
 
 T = TypeVar("T")
 MAX_KEYS = 100_000  # addresses and names remembered per limit; beyond that the quietest are forgotten
@@ -135,7 +135,10 @@ class Limits:
     processes) every count is shared, so a client gains nothing by reaching another process."""
 
     def __init__(self, settings: Settings, redis: Redis | None = None) -> None:
-        from hupai.server.shared_limits import SharedSocketCounts, SharedWindow  # they raise RateLimited
+        from hupai.server.guards.shared_limits import (  # they raise RateLimited
+            SharedSocketCounts,
+            SharedWindow,
+        )
 
         def window(name: str, limit: int, seconds: float) -> Window:
             if redis is None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import create_engine
 
-from hupai.server.models import Base
+from hupai.server.storage.models import Base
 
 config = context.config
 

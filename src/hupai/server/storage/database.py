@@ -28,7 +28,7 @@ except ImportError:  # Windows: one process at a time is the user's business the
 
 def alembic_config(url: str) -> Config:
     config = Config()
-    config.set_main_option("script_location", str(resources.files("hupai.server") / "migrations"))
+    config.set_main_option("script_location", str(resources.files("hupai.server.storage") / "migrations"))
     config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
     return config
 

@@ -1,6 +1,6 @@
 """Many server processes as one: Redis carries what a table's owner and the other processes say.
 
-Each table is played by one process, the owner of the room's lease (:mod:`hupai.server.leases`).
+Each table is played by one process, the owner of the room's lease (:mod:`hupai.server.cluster.leases`).
 A player's socket may reach any process. Where it lands on another process than the owner, that
 process relays: what the client sends is published on the room's channel, which only the owner
 listens to; what the table sends the client is published on the socket process's own channel.

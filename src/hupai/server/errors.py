@@ -1,0 +1,49 @@
+"""The errors a request or a table's write may end in: each carries the HTTP status and a message a
+player understands (the http layer answers with both; a table sends the message)."""
+
+from __future__ import annotations
+
+
+class StoreError(Exception):
+    status = 400
+    code = "bad_request"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class BadRequest(StoreError):
+    """A request that cannot be carried out as asked (the message says why)."""
+
+
+class NotFound(StoreError):
+    status = 404
+    code = "not_found"
+
+
+class Forbidden(StoreError):
+    status = 403
+    code = "forbidden"
+
+
+class Conflict(StoreError):
+    status = 409
+    code = "conflict"
+
+
+class Unauthorized(StoreError):
+    status = 401
+    code = "unauthorized"
+
+
+class AlreadyContributed(Conflict):
+    """A seat's contribution to a hand is taken once: the first one stands."""
+
+    code = "already_contributed"
+
+
+class DealClosed(Conflict):
+    """The hand is dealt: its contributions are sealed."""
+
+    code = "deal_closed"

@@ -1,0 +1,72 @@
+"""What the store hands out: rows turned into the API's schemas (a room with its rule card and seats,
+a user), and the names bots are shown by."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+from hupai.rules import find_preset, load_ruleset
+from hupai.server.schemas import EscapeOut, RoomOut, RuleCardOut, SeatOut, UserOut
+from hupai.server.storage.models import Room, User
+
+
+def user_out(user: User) -> UserOut:
+    return UserOut(id=user.id, name=user.name, guest=user.is_guest)
+
+
+def rule_card(preset_name: str, changed: dict[str, Any]) -> RuleCardOut:
+    preset = find_preset(preset_name)
+    ruleset = load_ruleset(preset.name, changed)
+    return RuleCardOut(
+        preset=preset.name,
+        ruleset=preset.ruleset,
+        zh=preset.zh,
+        en=preset.en,
+        options=dict(ruleset.options_dict()),
+        changed=dict(changed),
+        escape=EscapeOut(**asdict(ruleset.escape_terms())),
+    )
+
+
+def room_out(room: Room) -> RoomOut:
+    return RoomOut(
+        number=room.number,
+        status=room.status,
+        host_id=room.host_id,
+        hands=room.hands,
+        decision_seconds=room.decision_seconds,
+        next_hand_seconds=room.next_hand_seconds,
+        claim_seconds=room.claim_seconds,
+        bot_level=room.bot_level,
+        closed_reason=room.closed_reason,
+        rules=rule_card(room.preset, room.options),
+        seats=[
+            SeatOut(
+                seat=seat.seat,
+                user_id=seat.user_id,
+                name=seat.user.name if seat.user is not None else bot_name(seat.bot_level, seat.seat),
+                bot=seat.bot_level,
+                ready=seat.ready,
+                wants_dissolve=seat.wants_dissolve,
+                left=seat.left,
+            )
+            for seat in room.seats
+        ],
+    )
+
+
+def bot_name(level: str | None, seat: int) -> str | None:
+    """A bot's name at the table: numbered by seat, so three bots are told apart (winds move with the
+    dealer; seat numbers do not)."""
+    if level is None:
+        return None
+    from hupai.bots import LEVELS
+
+    bot = LEVELS[level]
+    return f"电脑{seat + 1}·{getattr(bot, 'zh', level)}"
+
+
+def all_agree_to_dissolve(room: Room) -> bool:
+    players = [place for place in room.seats if place.user_id is not None and not place.left]
+    return all(place.wants_dissolve for place in players)

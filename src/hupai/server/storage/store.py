@@ -1,0 +1,51 @@
+"""Everything the server keeps, behind one small API (synchronous SQLAlchemy sessions), in parts by
+concern: ``accounts`` (guests, players, sessions), ``rooms`` (before and around a match), ``play`` (a
+match's moves, contributions and ends), ``records`` (history and records read back) and ``upkeep``.
+
+Web handlers call it from the thread pool; table tasks call it through ``asyncio.to_thread``. Each
+method is one transaction. Errors are :class:`~hupai.server.errors.StoreError` subclasses carrying an
+HTTP status and a message a player understands.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy.orm import Session, sessionmaker
+
+from hupai.server.storage.accounts import Accounts
+from hupai.server.storage.fencing import Fence
+from hupai.server.storage.play import Play
+from hupai.server.storage.records import Records
+from hupai.server.storage.rooms import Rooms
+from hupai.server.storage.transactions import Transactions
+from hupai.server.storage.upkeep import Upkeep
+
+
+class Store:
+    def __init__(
+        self,
+        sessions: sessionmaker[Session],
+        *,
+        session_days: int = 30,
+        waiting_rooms_per_user: int = 3,
+        fence: tuple[int, Fence] | None = None,
+    ) -> None:
+        self.sessions = sessions
+        self.session_days = session_days
+        self.waiting_rooms_per_user = waiting_rooms_per_user
+        tx = Transactions(sessions, fence)
+        self.accounts = Accounts(sessions, session_days=session_days)
+        self.rooms = Rooms(tx, waiting_rooms_per_user=waiting_rooms_per_user)
+        self.play = Play(tx)
+        self.records = Records(tx)
+        self.upkeep = Upkeep(tx)
+
+    def fenced(self, room_id: int, fence: Fence) -> Store:
+        """This store for the owner of a room's table: each write first checks that the owner still
+        holds the room's lease (:func:`~hupai.server.storage.fencing.check_fence`), or raises
+        ``LeaseLost``."""
+        return Store(
+            self.sessions,
+            session_days=self.session_days,
+            waiting_rooms_per_user=self.waiting_rooms_per_user,
+            fence=(room_id, fence),
+        )
