@@ -13,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
-from hupai.server.storage.store import Store
+from hupai.server.storage.play import Play
 from hupai.server.table import Table
 
 from .server_support import (
@@ -89,7 +89,7 @@ def test_a_dissolve_that_cannot_finish_the_match_closes_the_room(
     host = guest(client, "房主")
     number = new_room(client, host)
     client.post(f"/api/rooms/{number}/start", json={}, headers=host)
-    monkeypatch.setattr(Store, "finish_match", fail)
+    monkeypatch.setattr(Play, "finish_match", fail)
     with connect(client, number, host) as socket:
         answer = client.post(f"/api/rooms/{number}/dissolve", json={"agree": True}, headers=host)
         assert answer.status_code == 200
@@ -104,7 +104,7 @@ def test_an_escape_that_cannot_finish_the_match_closes_the_room(
     host = guest(client, "房主")
     number = new_room(client, host)
     client.post(f"/api/rooms/{number}/start", json={}, headers=host)
-    monkeypatch.setattr(Store, "finish_match", fail)
+    monkeypatch.setattr(Play, "finish_match", fail)
     answer = client.post(f"/api/rooms/{number}/leave", json={}, headers=host)
     assert answer.json()["status"] == "closed"
     assert_closed_with_a_reason(client, number, host)
@@ -116,7 +116,7 @@ def test_a_match_that_cannot_be_finished_after_its_last_hand_closes_the_room(
     host = guest(client, "房主")
     number = new_room(client, host, hands=4)
     client.post(f"/api/rooms/{number}/start", json={}, headers=host)
-    monkeypatch.setattr(Store, "finish_match", fail)
+    monkeypatch.setattr(Play, "finish_match", fail)
     with connect(client, number, host) as socket:
         until_closed(socket, play=True)
     assert_closed_with_a_reason(client, number, host)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from hupai.server.app import _qr_svg
+from hupai.server.http.site import qr_svg
 
 from .server_support import guest, new_room, sqlite_server
 
@@ -26,9 +26,9 @@ def test_the_qr_code_draws_the_join_link_of_the_host_asked(client: TestClient) -
     assert response.status_code == 200
     assert response.headers["content-type"] == "image/svg+xml"
     assert response.content.startswith(b"<svg")
-    assert response.content == _qr_svg(f"http://testserver/#/join/{number}")
+    assert response.content == qr_svg(f"http://testserver/#/join/{number}")
     other = client.get(f"/api/rooms/{number}/qr.svg", headers={"host": "mahjong.example:8443"})
-    assert other.content == _qr_svg(f"http://mahjong.example:8443/#/join/{number}")
+    assert other.content == qr_svg(f"http://mahjong.example:8443/#/join/{number}")
     assert len(other.content) < 20_000
 
 
@@ -48,4 +48,4 @@ def test_no_qr_code_for_a_room_that_does_not_exist(client: TestClient) -> None:
     # the query cannot choose the link either
     number = new_room(client, guest(client, "小明"))
     chosen = client.get(f"/api/rooms/{number}/qr.svg?url=https://evil.example/")
-    assert chosen.content == _qr_svg(f"http://testserver/#/join/{number}")
+    assert chosen.content == qr_svg(f"http://testserver/#/join/{number}")

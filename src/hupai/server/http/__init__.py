@@ -1,0 +1,1 @@
+"""The HTTP and websocket layer: one FastAPI router per area, assembled by :mod:`hupai.server.app`."""

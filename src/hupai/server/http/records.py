@@ -1,0 +1,56 @@
+"""Finished hands read back: settlements, records (one hand or the whole match) and replays. A hand
+still in play is never given out."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fastapi import APIRouter, Response
+from starlette.concurrency import run_in_threadpool
+
+from hupai.server.http.deps import StoreDep
+from hupai.server.replays import replay_frames
+
+router = APIRouter()
+
+
+def _json_file(data: dict[str, Any], filename: str | None) -> Response:
+    headers = {"Content-Disposition": f'attachment; filename="{filename}"'} if filename else None
+    return Response(
+        json.dumps(data, ensure_ascii=False, indent=1), media_type="application/json", headers=headers
+    )
+
+
+@router.get("/api/rooms/{number}/hands")
+async def hands(number: str, store: StoreDep) -> list[dict[str, Any]]:
+    """The settlement of every finished hand (scores itemised, payments with reasons)."""
+    return await run_in_threadpool(store.records.played_hands, number)
+
+
+@router.get("/api/rooms/{number}/hands/{index}/record")
+async def hand_record(number: str, index: int, store: StoreDep, download: bool = False) -> Response:
+    """A finished hand as ``hupai-record/1`` with every tile open (never a hand still in play)."""
+    record = await run_in_threadpool(store.records.hand_record, number, index)
+    return _json_file(record, f"hupai-{number}-{index + 1}.json" if download else None)
+
+
+@router.get("/api/rooms/{number}/hands/{index}/replay")
+async def hand_replay(number: str, index: int, store: StoreDep) -> dict[str, Any]:
+    """A finished hand, frame by frame with every hand open, for the replay viewer."""
+
+    def build() -> dict[str, Any]:
+        record = store.records.hand_record(number, index)
+        results = store.records.played_hands(number)
+        previous = results[index - 1]["winners"] if 0 < index <= len(results) else []
+        return replay_frames(
+            record, results[index], previous_winner=previous[0] if len(previous) == 1 else None
+        )
+
+    return await run_in_threadpool(build)
+
+
+@router.get("/api/rooms/{number}/record")
+async def match_record(number: str, store: StoreDep, download: bool = False) -> Response:
+    record = await run_in_threadpool(store.records.match_record, number)
+    return _json_file(record, f"hupai-{number}.json" if download else None)

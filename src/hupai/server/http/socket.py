@@ -1,0 +1,235 @@
+"""The table websocket: who may connect (origin, login, socket and connection limits), every incoming
+frame checked at the edge before it reaches the table, and the table's messages sent out in order."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import math
+import time
+from collections.abc import Callable
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, WebSocket, WebSocketDisconnect
+from pydantic import ValidationError
+from starlette.concurrency import run_in_threadpool
+
+from hupai.server.cluster.relay import RemoteRoom
+from hupai.server.errors import NotFound
+from hupai.server.guards.edge import foreign_origin
+from hupai.server.guards.limits import Limits, SocketCounts
+from hupai.server.guards.shared_limits import SharedSocketCounts
+from hupai.server.http.deps import COOKIE, LOG_IN_FIRST
+from hupai.server.protocol import INCOMING, ClientMessageType, Sync
+from hupai.server.settings import Settings
+from hupai.server.storage.store import Store
+from hupai.server.table import Connection, FromClient, Join, Leave, Message
+from hupai.server.tables import Tables
+
+CLOSE_UNAUTHORIZED = 4401
+CLOSE_FORBIDDEN = 4403
+CLOSE_NOT_FOUND = 4404
+CLOSE_POLICY = 1008
+CLOSE_TOO_MANY = 4429  # too many table sockets open for this user or address
+SYNC_TOO_SOON = "sync too soon; this one was dropped"
+FLOOD_LIMIT = 200  # refused messages in a row before a flooding client is cut off
+
+router = APIRouter()
+
+
+@router.websocket("/api/rooms/{number}/ws")
+async def table_socket(
+    socket: WebSocket,
+    number: str,
+    hand: Annotated[int, Query(ge=-1)] = -1,
+    since: Annotated[int, Query(ge=0)] = 0,
+    token: str | None = None,
+) -> None:
+    await socket.accept()
+    settings: Settings = socket.app.state.settings
+    origin = foreign_origin(socket.scope, settings)
+    if origin is not None:  # a page on another site must not play with its visitor's cookie
+        refused = f"connections from {origin} are refused"
+        await _refuse(socket, CLOSE_FORBIDDEN, "forbidden_origin", refused)
+        return
+    sockets: SocketCounts | SharedSocketCounts = socket.app.state.sockets
+    limits: Limits = socket.app.state.limits
+    address = ("address", socket.client.host if socket.client is not None else "")
+    if not await _within_limit(socket, sockets, address, settings.max_sockets_per_address):
+        return
+    try:
+        store: Store = socket.app.state.store
+        user = await run_in_threadpool(store.accounts.user_for_token, token or socket.cookies.get(COOKIE))
+        if user is None:
+            await _refuse(socket, CLOSE_UNAUTHORIZED, "unauthorized", LOG_IN_FIRST)
+            return
+        if await limits.connects_by_user.wait(str(user.id)) > 0:
+            message = f"at most {settings.connects_per_minute} table connections a minute per player"
+            await _refuse(socket, CLOSE_TOO_MANY, "too_many_sockets", message)
+            return
+        await limits.connects_by_user.record(str(user.id))
+        person = ("user", user.id)
+        if not await _within_limit(socket, sockets, person, settings.max_sockets_per_user):
+            return
+        try:
+            await _play(socket, number, Connection(user.id, hand=hand, since=since), settings)
+        finally:
+            await sockets.give_back(person)
+    finally:
+        await sockets.give_back(address)
+
+
+async def _play(socket: WebSocket, number: str, connection: Connection, settings: Settings) -> None:
+    store: Store = socket.app.state.store
+    tables: Tables = socket.app.state.tables
+    try:
+        room_id = await run_in_threadpool(store.rooms.room_id, number)
+    except NotFound as error:
+        await _refuse(socket, CLOSE_NOT_FOUND, "not_found", error.message)
+        return
+    route = await tables.route(room_id)
+
+    def post(message: Message) -> None:
+        if isinstance(route, RemoteRoom):
+            route.post(message)
+        elif (table := tables.local(room_id)) is not None:
+            table.post(message)
+        else:  # this process lost the table: the client reconnects and finds its new owner
+            connection.close()
+
+    post(Join(connection))
+    writer = asyncio.create_task(_pump(socket, connection))
+    try:
+        await _read(socket, connection, post, settings)
+    finally:
+        if isinstance(route, RemoteRoom):
+            route.post(Leave(connection))
+        elif (current := tables.tables.get(room_id)) is not None:
+            current.post(Leave(connection))
+        connection.close()
+        with contextlib.suppress(Exception):
+            await writer
+
+
+async def _within_limit(
+    socket: WebSocket, sockets: SocketCounts | SharedSocketCounts, key: tuple[str, object], limit: int
+) -> bool:
+    """Count this socket for ``key`` (a player or an address), or refuse it when ``limit`` are open."""
+    if await sockets.take(key, limit):
+        return True
+    message = f"at most {limit} table connections per {'player' if key[0] == 'user' else 'address'} at once"
+    await _refuse(socket, CLOSE_TOO_MANY, "too_many_sockets", message)
+    return False
+
+
+async def _refuse(socket: WebSocket, code: int, reason: str, message: str) -> None:
+    with contextlib.suppress(Exception):
+        await socket.send_json(_error(reason, message))
+        await socket.close(code)
+
+
+async def _pump(socket: WebSocket, connection: Connection) -> None:
+    """Send the connection's queued messages in order; stop at the end marker or a broken socket."""
+    try:
+        while True:
+            message = await connection.outbox.get()
+            if message is None:
+                break
+            await socket.send_text(
+                message if isinstance(message, str) else json.dumps(message, ensure_ascii=False)
+            )
+    except Exception:
+        connection.close()
+    with contextlib.suppress(Exception):
+        await socket.close()
+
+
+class _Bucket:
+    """At most ``rate`` messages a second on average, bursts of twice that."""
+
+    def __init__(self, rate: float) -> None:
+        self.rate = rate
+        self.capacity = 2 * rate
+        self.tokens = self.capacity
+        self.at = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.capacity, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+async def _read(
+    socket: WebSocket, connection: Connection, post: Callable[[Message], None], settings: Settings
+) -> None:
+    """Check every incoming message at the edge; only valid ones reach the table."""
+    bucket = _Bucket(settings.messages_per_second)
+    last_sync = -math.inf
+    refused = 0
+    while not connection.closed:
+        try:
+            frame = await socket.receive()
+        except (WebSocketDisconnect, RuntimeError):
+            return
+        if frame["type"] == "websocket.disconnect":
+            return
+        text = frame.get("text")
+        if text is None:
+            text = (frame.get("bytes") or b"").decode("utf-8", errors="replace")
+        message, problem = _check_frame(text, settings, bucket)
+        if isinstance(message, Sync):
+            # A sync answers with the whole hand so far: a few bytes in, kilobytes out. One per
+            # interval bounds what one connection can make the server send.
+            now = time.monotonic()
+            if now - last_sync < settings.sync_interval_seconds:
+                message, problem = (
+                    None,
+                    _error("slow_down", f"{SYNC_TOO_SOON}: one every {settings.sync_interval_seconds:g} s"),
+                )
+            else:
+                last_sync = now
+        if problem is not None:
+            refused += 1
+            connection.send(problem)
+            if refused >= FLOOD_LIMIT:
+                connection.send(_error("flood", "too many bad messages; goodbye"))
+                connection.close()
+                return
+            continue
+        refused = 0
+        assert message is not None
+        post(FromClient(connection, message))
+
+
+def _check_frame(
+    text: str, settings: Settings, bucket: _Bucket
+) -> tuple[ClientMessageType | None, dict[str, Any] | None]:
+    """The validated message, or the error to send back."""
+    limit = settings.max_message_bytes
+    if len(text.encode("utf-8", errors="replace")) > limit:
+        return None, _error("too_large", f"messages are at most {limit} bytes")
+    if not bucket.take():
+        return None, _error("slow_down", "too many messages; this one was dropped")
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None, _error("bad_json", "a message is one JSON object")
+    except RecursionError:  # [[[…]]] deeper than the parser goes: refused like any bad JSON
+        return None, _error("bad_json", "a message is one JSON object, not nested this deeply")
+    try:
+        return INCOMING.validate_python(data), None
+    except RecursionError:
+        return None, _error("bad_message", "a message is not nested this deeply")
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "message"
+        return None, _error("bad_message", f"{where}: {first['msg']}")
+
+
+def _error(code: str, message: str) -> dict[str, Any]:
+    return {"type": "error", "code": code, "message": message}
