@@ -30,7 +30,7 @@ from starlette.testclient import WebSocketTestSession
 
 from hupai.server.app import create_app
 from hupai.server.settings import Settings
-from hupai.server.table import Table
+from hupai.server.table.actor import Table
 
 POSTGRES_ENV = "HUPAI_TEST_DATABASE_URL"
 

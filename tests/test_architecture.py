@@ -70,3 +70,109 @@ def test_the_engine_does_not_depend_on_the_rule_sets() -> None:
     for path in files:
         rules = {module for module in _imports(path) if module.split(".")[:2] == ["hupai", "rules"]}
         assert not rules, f"{path.name} imports {rules}"
+
+
+# --- the server: rooms by concern, imports pointing one way (docs/architecture.md) -----------------
+
+SERVER = SRC / "server"
+# Each room of the server and the rooms below it that it may import. The modules directly in server/
+# (settings, protocol, schemas, errors, names, stats, replays, netbot) are the ground floor that every
+# room may use; app.py assembles everything.
+SERVER_FLOORS: dict[str, set[str]] = {
+    "": set(),
+    "guards": {""},
+    "storage": {""},
+    "table": {"", "storage"},
+    "cluster": {"", "storage", "table"},
+    "tables": {"", "storage", "table", "cluster"},
+    "http": {"", "guards", "storage", "table", "cluster", "tables"},
+    "app": {"", "guards", "storage", "table", "cluster", "tables", "http"},
+}
+# Inside the table, its parts in the order they may use each other (each only those before it).
+TABLE_PARTS = (
+    "messages",
+    "hints",
+    "core",
+    "views",
+    "decisions",
+    "dealing",
+    "match_flow",
+    "moves",
+    "players",
+    "actor",
+)
+
+
+def _room_of(module: str) -> str:
+    """The server room of a module under ``hupai.server`` ("" for the ground floor)."""
+    parts = module.split(".")[2:]
+    if not parts:
+        return ""
+    head = parts[0]
+    if head in ("app", "tables") or (SERVER / head).is_dir():
+        return head
+    return ""
+
+
+def _server_modules() -> list[tuple[Path, str]]:
+    found = []
+    for path in sorted(SERVER.rglob("*.py")):
+        if "migrations" in path.parts:
+            continue
+        module = ".".join(("hupai", *path.relative_to(SRC).with_suffix("").parts))
+        found.append((path, module.removesuffix(".__init__")))
+    return found
+
+
+def test_server_rooms_import_only_the_rooms_below_them() -> None:
+    modules = _server_modules()
+    assert len(modules) >= 40
+    for path, module in modules:
+        room = _room_of(module)
+        assert room in SERVER_FLOORS, f"{path}: room {room!r} is missing from SERVER_FLOORS"
+        for imported in _imports(path):
+            if not imported.startswith("hupai.server"):
+                continue
+            target = _room_of(imported)
+            if target == room:
+                continue
+            assert target in SERVER_FLOORS[room], (
+                f"{path.relative_to(SRC)} ({room or 'ground'}) imports {imported}"
+            )
+
+
+def test_the_table_parts_use_only_the_parts_before_them() -> None:
+    for path in sorted((SERVER / "table").glob("*.py")):
+        if path.stem == "__init__":
+            continue
+        assert path.stem in TABLE_PARTS, f"{path.name} is missing from TABLE_PARTS"
+        rank = TABLE_PARTS.index(path.stem)
+        for imported in _imports(path):
+            if imported.startswith("hupai.server.table."):
+                used = imported.split(".")[3]
+                assert TABLE_PARTS.index(used) < rank, f"table/{path.name} imports {imported}"
+            elif imported == "hupai.server.table":
+                # ``from hupai.server.table import views``: the names imported are the parts
+                tree = ast.parse(path.read_text(encoding="utf-8"))
+                for node in ast.walk(tree):
+                    if isinstance(node, ast.ImportFrom) and node.module == "hupai.server.table":
+                        for alias in node.names:
+                            assert TABLE_PARTS.index(alias.name) < rank, (
+                                f"table/{path.name} uses {alias.name}"
+                            )
+
+
+def test_no_server_module_is_over_500_lines_without_saying_why() -> None:
+    for path, _module in _server_modules():
+        lines = path.read_text(encoding="utf-8").count("\n")
+        if lines > 500:
+            head = path.read_text(encoding="utf-8")[:2000]
+            assert "Over 500 lines:" in head, (
+                f"{path.relative_to(SRC)} has {lines} lines and no reason at its top"
+            )
+
+
+def test_no_function_size_exemptions() -> None:
+    for path in sorted(SRC.rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        assert "PLR0915" not in text and "C901" not in text, f"{path.relative_to(SRC)} silences a size check"

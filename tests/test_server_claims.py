@@ -50,7 +50,7 @@ def deals(monkeypatch: pytest.MonkeyPatch) -> Deals:
     monkeypatch.setattr(hupai.game.match, "shuffled_deal", prepared)
     # rooms dealt from their seed, as before fair deals, so that the prepared deal is the one played
     monkeypatch.setattr("hupai.server.storage.rooms.new_room_secret", lambda: None)
-    monkeypatch.setattr("hupai.server.table.make_bot", lambda _level, seed: TrusteeBot(seed))
+    monkeypatch.setattr("hupai.server.table.actor.make_bot", lambda _level, seed: TrusteeBot(seed))
     return prepared
 
 

@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
 from hupai.server.storage.play import Play
-from hupai.server.table import Table
+from hupai.server.table.actor import Table
 
 from .server_support import (
     Answers,

@@ -25,7 +25,7 @@ from hupai.game.model import Phase
 from hupai.game.view import view
 from hupai.rules import load_ruleset
 from hupai.server.app import create_app
-from hupai.server.table import Table
+from hupai.server.table.actor import Table
 
 from .server_support import fast_settings
 

@@ -10,7 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from hupai.hand import shanten, waits
-from hupai.server.hints import seat_hints
+from hupai.server.table.hints import seat_hints
 from hupai.tiles import parse_counts, parse_tiles
 
 from .helpers import table

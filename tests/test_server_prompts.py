@@ -15,7 +15,8 @@ from hupai.game.view import view
 from hupai.server.schemas import RoomOut
 from hupai.server.settings import Settings
 from hupai.server.storage.store import Store
-from hupai.server.table import Table
+from hupai.server.table import decisions
+from hupai.server.table.actor import Table
 
 from .helpers import play
 from .test_hold_claims import CLAIM, held
@@ -33,10 +34,10 @@ def idle_table() -> Table:
 def test_a_held_answer_stays_with_its_prompt() -> None:
     table = idle_table()
     table.state = play(held(CLAIM), "0 d 1z")
-    table._refresh_pending()
+    decisions.refresh_pending(table)
     prompt = table.pending[2]
     prompt.answer, prompt.answer_at = Pong(seat=2), 1.0
-    table._refresh_pending()  # nothing changed: the prompt and its answer stand
+    decisions.refresh_pending(table)  # nothing changed: the prompt and its answer stand
     assert table.pending[2] is prompt
     assert table.pending[2].answer == Pong(seat=2)
 
@@ -48,7 +49,7 @@ def test_a_held_answer_never_outlives_its_decision() -> None:
     table = idle_table()
     state = play(held(CLAIM), "0 d 1z")
     table.state = state
-    table._refresh_pending()
+    decisions.refresh_pending(table)
     stale = table.pending[2]
     stale.answer, stale.answer_at = Pong(seat=2), 1.0
     step(state, Pass(seat=2))  # the window closes without the held answer being applied
@@ -60,7 +61,7 @@ def test_a_held_answer_never_outlives_its_decision() -> None:
         seat = acting_seat(state)
         legal = legal_actions(state, seat)
         step(state, trustee_action(view(state, seat, legal=legal), legal))
-    table._refresh_pending()
+    decisions.refresh_pending(table)
     fresh = table.pending[2]
     assert fresh is not stale
     assert fresh.answer is None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from hupai.server.cluster.relay import Cluster, node_channel
-from hupai.server.table import FromClient, Join
+from hupai.server.table.messages import FromClient, Join
 
 ACT = {"type": "act", "seq": 5, "action": {"act": "pass"}}
 

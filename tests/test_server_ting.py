@@ -26,7 +26,7 @@ from hupai.game.record import read_record
 from hupai.game.stacking import stack_wall
 from hupai.game.view import view
 from hupai.replay import replay
-from hupai.server.hints import winning_tiles
+from hupai.server.table.hints import winning_tiles
 from hupai.tiles import format_tiles, parse_tiles
 
 from .helpers import play, table
@@ -54,7 +54,7 @@ def client(
     # rooms dealt from their seed, as before fair deals, so that the prepared deal is the one played
     monkeypatch.setattr("hupai.server.storage.rooms.new_room_secret", lambda: None)
     # bots that let their drawn tile go: the same moves in every run, for comparing runs
-    monkeypatch.setattr("hupai.server.table.make_bot", lambda _level, seed: TrusteeBot(seed))
+    monkeypatch.setattr("hupai.server.table.actor.make_bot", lambda _level, seed: TrusteeBot(seed))
     delay: float = getattr(request, "param", 0.02)
     with server(f"sqlite:///{tmp_path / 'ting.sqlite3'}", bot_delay_seconds=delay) as test_client:
         yield test_client

@@ -37,7 +37,7 @@ from hupai.server.storage.accounts import verify_password
 from hupai.server.storage.database import connect, migrate, release
 from hupai.server.storage.store import Store
 from hupai.server.storage.upkeep import Cleanup
-from hupai.server.table import RoomChanged
+from hupai.server.table.messages import RoomChanged
 from hupai.server.tables import Tables
 
 ROUTERS = (site.router, accounts.router, rooms.router, records.router, socket.router)

@@ -32,7 +32,8 @@ from hupai.server.cluster.relay import Cluster, RemoteRoom
 from hupai.server.settings import Settings
 from hupai.server.storage.fencing import Fence
 from hupai.server.storage.store import Store
-from hupai.server.table import Dissolve, Escape, Join, Message, RoomChanged, Table
+from hupai.server.table.actor import Table
+from hupai.server.table.messages import Dissolve, Escape, Join, Message, RoomChanged
 
 log = logging.getLogger("hupai.tables")
 HELD_BACK_LIMIT = 10_000  # messages kept while leases are in doubt (a Join beyond: closed)

@@ -35,7 +35,16 @@ from redis.asyncio import BlockingConnectionPool, Redis
 from redis.asyncio.client import PubSub
 
 from hupai.server.protocol import INCOMING
-from hupai.server.table import Connection, Dissolve, Escape, FromClient, Join, Leave, Message, RoomChanged
+from hupai.server.table.messages import (
+    Connection,
+    Dissolve,
+    Escape,
+    FromClient,
+    Join,
+    Leave,
+    Message,
+    RoomChanged,
+)
 
 log = logging.getLogger("hupai.cluster")
 PREFIX = "hupai:"

@@ -14,7 +14,7 @@ from hupai.server.guards.edge import client_address
 from hupai.server.http.deps import LimitsDep, SettingsDep, StoreDep, TablesDep, UserDep
 from hupai.server.schemas import BotIn, ReadyIn, RoomIn, RoomOut, SeatNumberIn, SitIn, VoteIn
 from hupai.server.storage.store import Store
-from hupai.server.table import Dissolve, Escape, RoomChanged
+from hupai.server.table.messages import Dissolve, Escape, RoomChanged
 from hupai.server.tables import Tables
 
 AFTER_TABLE_SECONDS = 10.0

@@ -24,7 +24,7 @@ from hupai.server.http.deps import COOKIE, LOG_IN_FIRST
 from hupai.server.protocol import INCOMING, ClientMessageType, Sync
 from hupai.server.settings import Settings
 from hupai.server.storage.store import Store
-from hupai.server.table import Connection, FromClient, Join, Leave, Message
+from hupai.server.table.messages import Connection, FromClient, Join, Leave, Message
 from hupai.server.tables import Tables
 
 CLOSE_UNAUTHORIZED = 4401

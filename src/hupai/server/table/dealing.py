@@ -1,0 +1,101 @@
+"""Dealing a hand: the commitment to its secret announced first, the players' contributions taken
+until the deal (docs/fairness.md), then the wall dealt from both."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from hupai.game.fairness import FairDealError, commitment, contribution_or_error, hand_secret
+from hupai.server.errors import AlreadyContributed, DealClosed
+from hupai.server.protocol import Entropy
+from hupai.server.table import core, decisions, views
+from hupai.server.table.core import SEATS, Commitment, TableState
+from hupai.server.table.messages import Connection
+
+
+def deal_with(table: TableState, index: int, contributions: dict[int, str]) -> dict[str, Any]:
+    """How hand ``index`` is dealt: from its secret and the seats' contributions in a fair room,
+    from the seed (no arguments) in a room made before fair deals."""
+    if table.deal_secret is None:
+        return {}
+    return {
+        "fair_secret": hand_secret(table.deal_secret, index),
+        "contributions": [contributions.get(seat, "") for seat in range(SEATS)],
+    }
+
+
+def announce(table: TableState, contributed: set[int]) -> None:
+    """Tell everyone the commitment to the next hand's secret; contributions are taken from now
+    until its deal."""
+    assert table.deal_secret is not None
+    index = table.hand_index
+    secret = hand_secret(table.deal_secret, index)
+    table.commit = Commitment(index, secret, commitment(secret), table.clock(), contributed)
+    views.broadcast(table, views.commitment_message(table))
+
+
+async def deal_next(table: TableState) -> None:
+    assert table.match is not None
+    index = table.hand_index
+    contributions: dict[int, str] = {}
+    if table.deal_secret is not None:
+        # Stored before the deal uses them, with "" for every seat that sent nothing: a rebuild
+        # deals the very same wall, and no contribution is taken after this.
+        sealed = await asyncio.to_thread(table.store.play.seal_contributions, table.room_id, index)
+        contributions = dict(enumerate(sealed))
+    table.commit = None
+    table.last_ended = table.state
+    table.state = table.match.start_hand(**deal_with(table, index, contributions))
+    table.state.hold_claims = True  # every discard gets a window: who may claim is nobody's business
+    table.moves_in_hand = 0
+    table.next_hand_at = None
+    table.ting.clear()  # 听 is for one hand
+    table.continued = set()
+    table.last_hand_end = None
+    for connection in table.connections:
+        if connection.hand_index == index:  # (the others catch up in views.send_update)
+            connection.sent_events = 0
+            connection.events_at = 0
+    decisions.refresh_pending(table)
+    views.broadcast_update(table)
+
+
+async def take_entropy(table: TableState, connection: Connection, message: Entropy) -> None:
+    """A player's contribution to the announced hand's wall: stored once (the first stands), and
+    only between the hand's commitment and its deal."""
+    seat = connection.seat
+    if seat is None or seat in table.bots or table.room.seats[seat].left:
+        connection.send(
+            core.error_message("not_seated", "only a player at the table contributes to its walls")
+        )
+        return
+    commit = table.commit
+    if commit is None or message.hand != commit.hand:
+        connection.send(
+            core.error_message(
+                "deal_closed",
+                f"hand {message.hand + 1} takes no contributions now: they are taken between its "
+                "deal_commitment and its deal",
+            )
+        )
+        return
+    if seat in commit.contributed:
+        connection.send(
+            core.error_message(
+                "already_contributed", f"your contribution to hand {commit.hand + 1} is in already"
+            )
+        )
+        return
+    try:
+        value = contribution_or_error(message.value)
+    except FairDealError as error:
+        connection.send(core.error_message("bad_message", str(error)))
+        return
+    try:
+        await asyncio.to_thread(table.store.play.add_contribution, table.room_id, commit.hand, seat, value)
+    except (AlreadyContributed, DealClosed) as error:
+        connection.send(core.error_message(error.code, error.message))
+        return
+    commit.contributed.add(seat)
+    views.broadcast(table, views.commitment_message(table))  # who has contributed (never what)

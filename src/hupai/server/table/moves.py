@@ -1,0 +1,42 @@
+"""Applying a move: stored before anyone hears of it, then told to the table (or, for a decision on
+a window still open, to its seat alone)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from hupai.game.actions import Action, action_to_dict
+from hupai.game.engine import step
+from hupai.game.model import HandState, Phase
+from hupai.server.table import decisions, match_flow, views
+from hupai.server.table.core import TableState
+
+
+async def apply(table: TableState, action: Action) -> None:
+    state = table.state
+    assert state is not None
+    window = state.window
+    step(state, action)
+    number = table.moves_in_hand
+    table.moves_in_hand += 1
+    await asyncio.to_thread(
+        table.store.play.add_move, table.room_id, table.hand_index, number, action_to_dict(action)
+    )
+    # A decision on a window still open changes nothing the others may see: only its seat hears.
+    await moved(table, state, only=action.seat if window is not None and state.window is window else None)
+
+
+async def moved(table: TableState, state: HandState, *, only: int | None = None) -> None:
+    """Tell the table (or only seat ``only``) what changed, and settle the hand if it ended."""
+    if state.phase is Phase.ENDED:
+        table.pending = {}
+        views.broadcast_update(table)
+        await match_flow.settle(table, state, table.hand_index)
+        return
+    decisions.refresh_pending(table)
+    if only is None:
+        views.broadcast_update(table)
+        return
+    for connection in table.connections:
+        if connection.seat == only:
+            views.send_update(table, connection)

@@ -1,0 +1,223 @@
+"""What each connection is sent: the room, every seat's update (its view, the events it has not had,
+its prompt, hints and 听 facts), the rest of a hand it left, the commitment and 继续 facts. Every seat
+is told only what :func:`hupai.game.view.view` lets it see."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hupai.bots.base import unseen_from
+from hupai.game.actions import action_to_dict
+from hupai.game.engine import win_refusal
+from hupai.game.fairness import ALGORITHM, FairDeal
+from hupai.game.model import HandState, Phase
+from hupai.game.view import SeatView, event_position, events_as_dicts, events_for, view
+from hupai.server.table import core
+from hupai.server.table.core import SEATS, TableState
+from hupai.server.table.hints import seat_hints, winning_tiles
+from hupai.server.table.messages import Connection
+from hupai.tiles import format_tiles
+
+
+def commitment_message(table: TableState) -> dict[str, Any]:
+    commit = table.commit
+    assert commit is not None
+    return {
+        "type": "deal_commitment",
+        "hand": commit.hand,
+        "algorithm": ALGORITHM,
+        "commitment": commit.commitment,
+        "contributed": [seat in commit.contributed for seat in range(SEATS)],
+    }
+
+
+def continue_facts(table: TableState) -> dict[str, Any]:
+    due = table.next_hand_at
+    return {
+        "pressed": sorted(table.continued),
+        "waiting": sorted(core.readers(table) - table.continued),
+        "next_in_ms": 0 if due is None else max(int((due - table.clock()) * 1000), 0),
+    }
+
+
+def with_continue(table: TableState, message: dict[str, Any]) -> dict[str, Any]:
+    return {**message, **continue_facts(table)}
+
+
+def broadcast(table: TableState, message: dict[str, Any]) -> None:
+    for connection in table.connections:
+        connection.send(message)
+
+
+def broadcast_room(table: TableState) -> None:
+    for connection in table.connections:
+        send_room(table, connection)
+
+
+def send_room(table: TableState, connection: Connection) -> None:
+    connection.send({"type": "room", "room": table.room.model_dump()})
+
+
+def broadcast_update(table: TableState) -> None:
+    for connection in table.connections:
+        send_update(table, connection)
+
+
+def send_update(table: TableState, connection: Connection) -> None:
+    """The seat's view, the hand's events it has not had yet, and its prompt if it owes one."""
+    state = table.state
+    match = table.match
+    if state is None or match is None:
+        return
+    hand = len(match.results) if match.current is state else len(match.results) - 1
+    if connection.hand_index != hand:
+        if connection.hand_index == hand - 1 and table.last_ended is not None:
+            send_the_rest(table, connection, table.last_ended, hand - 1)
+        connection.hand_index = hand
+        connection.sent_events = 0
+        connection.events_at = 0
+    if connection.events_at is None:  # counted as this seat sees them (others' passes left out)
+        connection.events_at, connection.sent_events = event_position(
+            state, connection.seat, connection.sent_events
+        )
+    start = connection.sent_events
+    events = events_for(state, connection.seat, start=connection.events_at)
+    connection.sent_events += len(events)
+    connection.events_at = len(state.events)
+    seen = view(state, connection.seat)
+    message: dict[str, Any] = {
+        "type": "update",
+        "hand": hand,
+        "from": start,
+        "events": events_as_dicts(events),
+        "view": compact(seen.as_dict()),
+        "table": table_facts(table),
+    }
+    if start == 0 and state.fair is not None:  # the hand's first update for this connection
+        message["fair"] = fair_facts(state.fair, connection.seat)
+    if connection.seat is not None and state.phase is not Phase.ENDED:
+        refusal = win_refusal(state, connection.seat)
+        if refusal is not None:
+            message["win_blocked"] = refusal  # a complete hand that may not win: say why
+        message.update(ting_facts(table, connection.seat, seen))
+    if connection.hints and connection.seat is not None and state.phase is not Phase.ENDED:
+        message["hints"] = seat_hints_for(table, connection, state, hand)
+    pending = table.pending.get(connection.seat) if connection.seat is not None else None
+    if pending is not None:
+        message["prompt"] = {
+            "seq": pending.seq,
+            "legal": [action_to_dict(action) for action in pending.legal],
+            "deadline_ms": max(int((pending.due - table.clock()) * 1000), 0),
+            "automatic": pending.automatic,
+        }
+    connection.send(message)
+
+
+def send_the_rest(table: TableState, connection: Connection, ended: HandState, hand: int) -> None:
+    """The end of the hand before, to a client that had only part of it (it was away when the hand
+    ended and the next one began), so that it misses no event of any hand."""
+    if connection.events_at is None:
+        connection.events_at, connection.sent_events = event_position(
+            ended, connection.seat, connection.sent_events
+        )
+    events = events_for(ended, connection.seat, start=connection.events_at)
+    if events:
+        seen = view(ended, connection.seat)
+        connection.send(
+            {
+                "type": "update",
+                "hand": hand,
+                "from": connection.sent_events,
+                "events": events_as_dicts(events),
+                "view": compact(seen.as_dict()),
+                "table": table_facts(table),
+            }
+        )
+
+
+def ting_facts(table: TableState, seat: int, seen: SeatView) -> dict[str, Any]:
+    """For the seat's own update only: whether 听 plays it, and its waits with the copies it
+    cannot see (for the 听 mark) when the hand is ready."""
+    facts: dict[str, Any] = {"ting": seat in table.ting}
+    waits = seat_waits(table, seat)
+    if waits:
+        unseen = unseen_from(seen)
+        facts["waits"] = [{"tile": format_tiles([tile]), "left": unseen[tile]} for tile in waits]
+    return facts
+
+
+def seat_waits(table: TableState, seat: int) -> list[int]:
+    """The seat's winning tiles (:func:`winning_tiles`), recomputed only when something they
+    depend on changed: its tiles, melds, flowers and locks, or any seat's melds and lays."""
+    state = table.state
+    assert state is not None
+    player = state.seats[seat]
+    holding_draw = state.phase is Phase.TURN and state.turn == seat
+    key = (
+        table.hand_index,
+        tuple(player.counts),
+        player.drawn if holding_draw else None,
+        len(player.flowers),
+        player.ready,
+        player.passed_win,
+        tuple((len(other.melds), len(other.laid)) for other in state.seats),
+    )
+    cached = table.waits_for.get(seat)
+    if cached is None or cached[0] != key:
+        cached = (key, winning_tiles(state, seat))
+        table.waits_for[seat] = cached
+    return cached[1]
+
+
+def seat_hints_for(
+    table: TableState, connection: Connection, state: HandState, hand: int
+) -> dict[str, Any] | None:
+    """The seat's hints, recomputed only when its tiles or the wall's length changed."""
+    assert connection.seat is not None
+    player = state.seats[connection.seat]
+    key = (hand, tuple(player.counts), len(player.melds), len(player.flowers), state.live_tiles)
+    if key != connection.hints_for:
+        connection.hints_for = key
+        try:
+            connection.last_hints = seat_hints(state, connection.seat)
+        except ValueError:  # nothing to hint at this moment (e.g. mid-kong)
+            connection.last_hints = None
+    return connection.last_hints
+
+
+def table_facts(table: TableState) -> dict[str, Any]:
+    match = table.match
+    connected = [False] * SEATS
+    for connection in table.connections:
+        if connection.seat is not None:
+            connected[connection.seat] = True
+    return {
+        "names": list(match.seats) if match is not None else [],
+        "totals": list(match.totals) if match is not None else [0] * SEATS,
+        "hands_total": table.room.hands,
+        "trustee": [seat in table.trustee for seat in range(SEATS)],
+        "bots": [seat in table.bots for seat in range(SEATS)],
+        "bot_levels": core.bot_levels(table),
+        "connected": connected,
+        "bank_ms": [int(bank * 1000) for bank in table.bank],
+    }
+
+
+def compact(seen: dict[str, Any]) -> dict[str, Any]:
+    """A view without what the client has elsewhere: the options (in the room's rule card) and the
+    legal actions (in the prompt). Keeps each update small, as every move sends one to every seat."""
+    return {key: value for key, value in seen.items() if key not in ("options", "legal")}
+
+
+def fair_facts(fair: FairDeal, seat: int | None) -> dict[str, Any]:
+    """What a seat may know of its hand's fair deal while it is played: the commitment and the wall
+    hash, which seats contributed, and its own contribution (never the secret or anyone else's)."""
+    facts: dict[str, Any] = {
+        "algorithm": fair.algorithm,
+        "commitment": fair.commitment,
+        "wall_hash": fair.wall_hash,
+        "contributed": [value != "" for value in fair.contributions],
+    }
+    if seat is not None:
+        facts["mine"] = fair.contributions[seat]
+    return facts
