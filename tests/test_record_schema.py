@@ -1,7 +1,7 @@
 """The published schemas (docs/record.schema.json, docs/settlement.schema.json) hold for everything the
 project writes or ships: the records in tests/data, records written by write_record and by self-play,
 and ``hupai replay --json``; malformed records fail with a message that says where and why. (The
-server's stored records and settlements: tests/test_server_escape.py.)"""
+server's stored records and settlements: tests/server/table/test_escape.py.)"""
 
 from __future__ import annotations
 

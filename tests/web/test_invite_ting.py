@@ -3,7 +3,7 @@ nickname once and lands seated; the invitation block (js/invite.js) shows the li
 copy buttons work; a started room opens for watching with a message; a bad link says so.
 
 The 听 button (js/ting.js) is drawn from the seat's update: its module is checked here on its own,
-with updates shaped as the server sends them (the server side is tested in test_server_ting.py).
+with updates shaped as the server sends them (the server side is tested in tests/server/table/test_ting.py).
 """
 
 from __future__ import annotations

@@ -270,11 +270,7 @@ def _reveal_flower(state: HandState, seat: int, flower: int, events: list[Event]
 def _pay(state: HandState, transfers: Sequence[Transfer], events: list[Event]) -> None:
     for transfer in transfers:
         state.transfers.append(transfer)
-        events.append(
-            PaymentMade(
-                transfer.payer, transfer.payee, transfer.amount, transfer.reason, transfer.zh, transfer.en
-            )
-        )
+        events.append(PaymentMade(transfer))
 
 
 def _draw(state: HandState, seat: int, *, replacement: bool, events: list[Event]) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from hupai.game.contract import Transfer
 from hupai.tiles import format_tiles
 
 __all__ = [
@@ -236,20 +237,10 @@ class ReadyDeclared:
 
 @dataclass(frozen=True, slots=True)
 class PaymentMade:
-    payer: int
-    payee: int
-    amount: int
-    reason: str
-    zh: str
-    en: str
+    """Money paid during the hand (a kong's or a flower kong's): the rule set's transfer itself, sent
+    to clients with its fields at the top level like any event's."""
 
-    def __init__(self, payer: int, payee: int, amount: int, reason: str, zh: str, en: str) -> None:  # noqa: PLR0917 (the dataclass's own signature)
-        object.__setattr__(self, "payer", payer)
-        object.__setattr__(self, "payee", payee)
-        object.__setattr__(self, "amount", amount)
-        object.__setattr__(self, "reason", reason)
-        object.__setattr__(self, "zh", zh)
-        object.__setattr__(self, "en", en)
+    transfer: Transfer
 
     @property
     def name(self) -> str:
@@ -333,5 +324,8 @@ def event_to_dict(event: Event) -> dict[str, Any]:
             value = [format_tiles(hand) for hand in value]
         elif isinstance(value, tuple):
             value = list(value)
+        elif isinstance(value, Transfer):
+            out.update((field, getattr(value, field)) for field in value.__dataclass_fields__)
+            continue
         out[key] = value
     return out

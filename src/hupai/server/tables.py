@@ -264,29 +264,40 @@ class Tables:
         return time.monotonic() - self.renewed_at > self.leases.seconds * 0.9
 
     def _deliver(self, room_id: int, message: Message) -> None:
+        """A message relayed to a table this process owns (or owned a moment ago)."""
         if self._stale():
-            # Messages that waited while this process was paused: another process may own the table
-            # now. They wait until the leases are renewed, then go to the tables still held here.
-            self.wake.set()
-            if len(self.held_back) < HELD_BACK_LIMIT:
-                self.held_back.append((room_id, message))
-            elif isinstance(message, Join):
-                message.connection.close()
-            return
-        arriving = self.arriving.get(room_id)
-        if arriving is not None:
-            arriving.append(message)
-            return
-        table = self.tables.get(room_id)
-        if table is None and room_id in self.fences:  # ended a moment ago; the lease is still ours
-            table = self._owned_table(room_id, self.fences[room_id])
-        if table is not None and not table.lost:
+            self._hold_back(room_id, message)
+        elif (arriving := self.arriving.get(room_id)) is not None:
+            arriving.append(message)  # the table is being taken: it hears these once it runs
+        elif (table := self._held_table(room_id)) is not None:
             table.post(message)
+        else:
+            self._pass_on(room_id, message)
+
+    def _hold_back(self, room_id: int, message: Message) -> None:
+        """Messages that waited while this process was paused: another process may own the table now.
+        They wait until the leases are renewed, then go to the tables still held here."""
+        self.wake.set()
+        if len(self.held_back) < HELD_BACK_LIMIT:
+            self.held_back.append((room_id, message))
         elif isinstance(message, Join):
-            message.connection.close()  # being let go: the client reconnects and finds the new owner
+            message.connection.close()
+
+    def _held_table(self, room_id: int) -> Table | None:
+        """The room's table here while this process holds its lease: running, or started again when
+        it ended a moment ago and the lease is still ours."""
+        table = self.tables.get(room_id)
+        if table is None and room_id in self.fences:
+            table = self._owned_table(room_id, self.fences[room_id])
+        return table if table is not None and not table.lost else None
+
+    def _pass_on(self, room_id: int, message: Message) -> None:
+        """A message for a table this process is letting go. A join is closed (the client reconnects
+        and finds the new owner); a start, a leave or a vote goes to whoever owns the room now (or
+        takes it again) rather than being lost; what a client sent to the old table is dropped."""
+        if isinstance(message, Join):
+            message.connection.close()
         elif isinstance(message, RoomChanged | Escape | Dissolve):
-            # Sent here while this process was letting the room go: pass it on to whoever owns the
-            # room now (or take it again), rather than lose a start, a leave or a vote.
             asyncio.get_running_loop().create_task(self.post(room_id, message))
 
     def _unheard(self, room_id: int) -> None:

@@ -1,0 +1,131 @@
+"""Table leases: one owner at a time, taken over when they run out, and fencing of late writes."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from hupai.server.cluster.leases import Leases
+from hupai.server.schemas import RoomIn
+from hupai.server.storage.database import connect, migrate
+from hupai.server.storage.fencing import Fence, LeaseLost
+from hupai.server.storage.store import Store
+
+from ...server_support import database, database_urls
+
+
+@pytest.fixture(params=database_urls())
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    with database(request.param, tmp_path) as url:
+        migrate(url)
+        sessions = connect(url)
+        yield Store(sessions)
+        engine = sessions.kw["bind"]
+        engine.dispose()
+
+
+def playing_room(store: Store) -> int:
+    host, _token = store.accounts.create_guest("房主")
+    room = store.rooms.create_room(host.id, RoomIn(preset="nanjing", hands=4, bot_level="efficiency"))
+    store.rooms.start(room.number, host.id)
+    return store.rooms.room_id(room.number)
+
+
+def test_one_owner_until_the_lease_runs_out(store: Store) -> None:
+    leases = Leases(store.sessions, seconds=0.5)
+    room_id = playing_room(store)
+    assert leases.orphans() == [room_id]  # in play, owned by nobody
+    first = leases.acquire(room_id, "a")
+    assert first == Fence("a", 1)
+    assert leases.acquire(room_id, "b") is None
+    assert leases.acquire(room_id, "a") == first  # the owner renews; the epoch stays
+    assert leases.owner(room_id) == "a"
+    assert leases.orphans() == []
+    time.sleep(0.6)
+    assert leases.owner(room_id) is None
+    assert leases.orphans() == [room_id]
+    assert leases.acquire(room_id, "b") == Fence("b", 2)  # taken over: a new epoch
+    assert leases.renew("a") == {}
+    assert leases.renew("b") == {room_id: 2}
+
+
+def test_a_released_lease_is_free_at_once(store: Store) -> None:
+    leases = Leases(store.sessions, seconds=60)
+    room_id = playing_room(store)
+    fence = leases.acquire(room_id, "a")
+    assert fence is not None
+    leases.release(room_id, Fence("a", 99))  # not the holder's epoch: nothing happens
+    assert leases.owner(room_id) == "a"
+    leases.release(room_id, fence)
+    assert leases.owner(room_id) is None
+    assert leases.acquire(room_id, "b") == Fence("b", 2)
+    assert leases.acquire(room_id, "a") is None
+
+
+def test_the_leases_of_a_process_known_gone_end_at_once(store: Store) -> None:
+    leases = Leases(store.sessions, seconds=60)
+    rooms = [playing_room(store) for _ in range(3)]
+    fences = [
+        leases.acquire(rooms[0], "gone"),
+        leases.acquire(rooms[1], "gone"),
+        leases.acquire(rooms[2], "b"),
+    ]
+    assert leases.holders() == {"gone", "b"}
+    assert leases.expire_all("gone") == 2
+    assert leases.expire_all("gone") == 0  # nothing left to end
+    assert leases.holders() == {"b"}
+    assert sorted(leases.orphans()) == sorted(rooms[:2])
+    assert leases.acquire(rooms[0], "b") == Fence("b", 2)  # taken over: a new epoch
+    stale = fences[0]
+    assert stale is not None
+    with pytest.raises(LeaseLost):  # were the process alive after all, its writes are refused
+        store.fenced(rooms[0], stale).play.add_move(
+            rooms[0], 0, 0, {"seat": 0, "act": "discard", "tile": "1m"}
+        )
+    assert leases.renew("gone") == {rooms[1]: 1}  # one not taken yet it may renew
+
+
+def test_a_stale_owner_cannot_write(store: Store) -> None:
+    leases = Leases(store.sessions, seconds=0.3)
+    room_id = playing_room(store)
+    old = leases.acquire(room_id, "old")
+    assert old is not None
+    stale = store.fenced(room_id, old)
+    stale.play.add_move(room_id, 0, 0, {"seat": 0, "act": "discard", "tile": "1m"})  # still the owner
+    time.sleep(0.4)  # paused past its lease …
+    new = leases.acquire(room_id, "new")
+    assert new is not None
+    with pytest.raises(LeaseLost):  # … and woken after the takeover
+        stale.play.add_move(room_id, 0, 1, {"seat": 1, "act": "discard", "tile": "2m"})
+    with pytest.raises(LeaseLost):
+        stale.play.finish_match(room_id, "finished", [0, 0, 0, 0])
+    store.fenced(room_id, new).play.add_move(room_id, 0, 1, {"seat": 1, "act": "discard", "tile": "3m"})
+    assert store.play.moves(room_id) == [
+        [{"seat": 0, "act": "discard", "tile": "1m"}, {"seat": 1, "act": "discard", "tile": "3m"}]
+    ]
+    assert store.rooms.room_by_id(room_id).status == "playing"
+
+
+def test_processes_racing_for_a_lease_get_one_owner(store: Store) -> None:
+    leases = Leases(store.sessions, seconds=60)
+    room_id = playing_room(store)
+    won: list[Fence] = []
+    start = threading.Barrier(6)
+
+    def race(name: str) -> None:
+        start.wait()
+        fence = leases.acquire(room_id, name)
+        if fence is not None:
+            won.append(fence)
+
+    threads = [threading.Thread(target=race, args=(f"p{i}",)) for i in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(won) == 1
+    assert leases.owner(room_id) == won[0].owner

@@ -1,0 +1,85 @@
+"""A real server process killed in the middle of a hand comes back with every table as it was."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+from typing import Any
+
+from websockets.sync.client import ClientConnection
+from websockets.sync.client import connect as ws_connect
+
+from hupai.game.record import read_record
+from hupai.replay import replay
+
+from ...server_support import (
+    Answers,
+    call,
+    free_port,
+    passing,
+    running_server,
+    winning_or_last,
+)
+
+RECV_SECONDS = 40  # a silent table is a failure; the slack is for a loaded CI machine
+
+
+def next_prompt(
+    connection: ClientConnection, answered: set[int], events: dict[int, list[dict[str, Any]]]
+) -> dict[str, Any]:
+    """The next update asking this seat for a decision it has not answered (a prompt is repeated in
+    every update until answered); the events on the way are collected per hand."""
+    while True:
+        message: dict[str, Any] = json.loads(connection.recv(timeout=RECV_SECONDS))
+        if message["type"] != "update":
+            continue
+        events.setdefault(message["hand"], []).extend(message["events"])
+        prompt = message.get("prompt")
+        if prompt is not None and not prompt["automatic"] and prompt["seq"] not in answered:
+            return message
+
+
+def test_a_killed_server_resumes_every_table_from_storage(url: str) -> None:
+    port = free_port()
+    with running_server(url, port) as process:
+        token = call(port, "/api/guest", {"name": "小明"})["token"]
+        number = call(port, "/api/rooms", {"preset": "nanjing", "hands": 4}, token)["number"]
+        call(port, f"/api/rooms/{number}/start", {}, token)
+        socket_url = f"ws://127.0.0.1:{port}/api/rooms/{number}/ws?token={token}"
+        events: dict[int, list[dict[str, Any]]] = {}
+        answers = Answers(passing)
+        with ws_connect(socket_url) as connection:
+            for _ in range(6):
+                act = answers.act(next_prompt(connection, answers.answered, events))
+                assert act is not None  # the prompt returned is one not answered yet
+                connection.send(json.dumps(act))
+            before = next_prompt(connection, answers.answered, events)  # the table waits for this seat now
+        os.killpg(process.pid, signal.SIGKILL)  # no goodbye: whatever was not stored is lost
+        process.wait(timeout=10)
+
+    with running_server(url, port):
+        query = f"&hand={before['hand']}&since={len(events[before['hand']])}"
+        with ws_connect(socket_url + query) as connection:
+            after = next_prompt(connection, set(), {})
+            assert after["hand"] == before["hand"]
+            assert after["from"] == len(events[before["hand"]])
+            assert after["events"] == []
+            assert after["view"] == before["view"]
+            assert after["prompt"]["legal"] == before["prompt"]["legal"]
+            summary = play_out(connection, after)
+        assert summary["status"] == "finished"
+        record = call(port, f"/api/rooms/{number}/record")
+        replayed = replay(read_record(record))
+        assert replayed.match.totals == summary["totals"]
+        assert len(record["hands"]) == 4
+
+
+def play_out(connection: ClientConnection, message: dict[str, Any]) -> dict[str, Any]:
+    answers = Answers(winning_or_last)
+    while message["type"] != "match_end":
+        if (act := answers.act(message)) is not None:
+            connection.send(json.dumps(act))
+        message = json.loads(connection.recv(timeout=RECV_SECONDS))
+        assert message["type"] not in ("error", "ignored"), message
+    return message
