@@ -26,10 +26,10 @@ from starlette.concurrency import run_in_threadpool
 from hupai import __version__
 from hupai.server.cluster.leases import Leases
 from hupai.server.cluster.relay import Cluster
-from hupai.server.errors import StoreError
+from hupai.server.errors import Busy, RateLimited, StoreError
 from hupai.server.guards.bounds import BodyGuard, validation_details
 from hupai.server.guards.edge import RequestGuard, log_config
-from hupai.server.guards.limits import Busy, Limits, RateLimited
+from hupai.server.guards.limits import Limits
 from hupai.server.http import accounts, records, rooms, site, socket
 from hupai.server.http.site import WEB
 from hupai.server.settings import DATABASE_ENV, REDIS_ENV, Settings

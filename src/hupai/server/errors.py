@@ -3,6 +3,8 @@ player understands (the http layer answers with both; a table sends the message)
 
 from __future__ import annotations
 
+import math
+
 
 class StoreError(Exception):
     status = 400
@@ -47,3 +49,22 @@ class DealClosed(Conflict):
     """The hand is dealt: its contributions are sealed."""
 
     code = "deal_closed"
+
+
+class RateLimited(StoreError):
+    """Too many of something from one client in a while: try again after ``retry_after`` seconds."""
+
+    status = 429
+    code = "rate_limited"
+
+    def __init__(self, message: str, retry_after: float) -> None:
+        super().__init__(message)
+        self.retry_after = max(1, math.ceil(retry_after))
+
+
+class Busy(StoreError):
+    """The server is too busy for this now (logins waiting for a hash): try again shortly."""
+
+    status = 503
+    code = "busy"
+    retry_after = 5

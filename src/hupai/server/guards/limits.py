@@ -1,14 +1,14 @@
 """Rate limits and the password-hashing pool: what one client may ask of the server in a while.
 
 The limits live in memory, per server process (a restart forgets them, which only ever lets a
-client try again sooner), or in Redis when processes share tables (:mod:`hupai.server.guards.shared_limits`).
+client try again sooner), or in Redis when processes share tables
+(:mod:`hupai.server.guards.shared_limits`).
 docs/security.md ("Accounts and HTTP") lists each with its setting.
 """
 
 from __future__ import annotations
 
 import asyncio
-import math
 import time
 from collections import Counter, deque
 from collections.abc import Callable
@@ -16,32 +16,16 @@ from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from starlette.concurrency import run_in_threadpool
 
-from hupai.server.errors import StoreError
+from hupai.server.errors import Busy, RateLimited
+from hupai.server.guards.shared_limits import SharedSocketCounts, SharedWindow
 from hupai.server.settings import Settings
 
 if TYPE_CHECKING:
     from redis.asyncio import Redis
 
-    from hupai.server.guards.shared_limits import SharedSocketCounts
-
 T = TypeVar("T")
 MAX_KEYS = 100_000  # addresses and names remembered per limit; beyond that the quietest are forgotten
 HASH_QUEUE_PER_WORKER = 16  # waiting hashes per worker before further logins are told to come back
-
-
-class RateLimited(StoreError):
-    status = 429
-    code = "rate_limited"
-
-    def __init__(self, message: str, retry_after: float) -> None:
-        super().__init__(message)
-        self.retry_after = max(1, math.ceil(retry_after))
-
-
-class Busy(StoreError):
-    status = 503
-    code = "busy"
-    retry_after = 5
 
 
 class RateLimiter:
@@ -135,11 +119,6 @@ class Limits:
     processes) every count is shared, so a client gains nothing by reaching another process."""
 
     def __init__(self, settings: Settings, redis: Redis | None = None) -> None:
-        from hupai.server.guards.shared_limits import (  # they raise RateLimited
-            SharedSocketCounts,
-            SharedWindow,
-        )
-
         def window(name: str, limit: int, seconds: float) -> Window:
             if redis is None:
                 return LocalWindow(limit, seconds)

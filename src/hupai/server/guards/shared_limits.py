@@ -17,7 +17,7 @@ from typing import Any
 
 from redis.asyncio import Redis
 
-from hupai.server.guards.limits import RateLimited
+from hupai.server.errors import RateLimited
 
 PREFIX = "hupai:limit:"
 SOCKET_PREFIX = "hupai:sockets:"

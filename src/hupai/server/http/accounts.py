@@ -7,9 +7,9 @@ from typing import Any
 from fastapi import APIRouter, Request, Response
 from starlette.concurrency import run_in_threadpool
 
-from hupai.server.errors import Unauthorized
+from hupai.server.errors import RateLimited, Unauthorized
 from hupai.server.guards.edge import client_address, is_https
-from hupai.server.guards.limits import Limits, RateLimited
+from hupai.server.guards.limits import Limits
 from hupai.server.http.deps import (
     COOKIE,
     LimitsDep,
