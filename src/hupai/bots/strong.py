@@ -156,14 +156,14 @@ class StrongBot:
     # Nanning: an open hand still wins, and speed pays more than 门清's premium.
     pong_policy: ClassVar[Mapping[str, str]] = MappingProxyType({"nanjing": "rules", "nanning": "speed"})
     # Nanning: weigh each winning tile of a ready hand by what the win pays (a plain open hand's win on
-    # a discard pays 2, an all-pungs one 9): measured on duplicate deals, README.
+    # a discard pays 2, an all-pungs one 9): measured on duplicate deals, docs/bots.md.
     value_waits = True
     seal = True  # Nanning: take a third pung from the same player, which seals it (封胡)
     # Read opponents' waits with the trained model (hupai.bots.reading) where one is shipped; the
     # hand-made estimate below is the fallback (and the reference it was measured against).
     read_waits = True
     # How much of a read deal-in's average cost counts, per rule set. Measured on duplicate deals
-    # (README): at the full cost the bot folds too often — it deals in less but wins less, and a
+    # (docs/bots.md): at the full cost the bot folds too often — it deals in less but wins less, and a
     # deal-in avoided mostly comes back as another player's self-draw, which costs about as much.
     danger_scale: ClassVar[Mapping[str, float]] = MappingProxyType(
         {"nanjing": 0.15, "nanning": 0.2, "enshi": 0.2}
