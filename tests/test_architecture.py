@@ -94,6 +94,7 @@ TABLE_PARTS = (
     "hints",
     "core",
     "views",
+    "persist",
     "decisions",
     "dealing",
     "match_flow",

@@ -21,6 +21,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import DBAPIError
 from starlette.concurrency import run_in_threadpool
 
 from hupai import __version__
@@ -34,12 +35,13 @@ from hupai.server.http import accounts, records, rooms, site, socket
 from hupai.server.http.site import WEB
 from hupai.server.settings import DATABASE_ENV, REDIS_ENV, Settings
 from hupai.server.storage.accounts import verify_password
-from hupai.server.storage.database import connect, migrate, release
+from hupai.server.storage.database import connect, migrate, outage, release
 from hupai.server.storage.store import Store
 from hupai.server.storage.upkeep import Cleanup
 from hupai.server.table.messages import RoomChanged
 from hupai.server.tables import Tables
 
+STORAGE_RETRY_SECONDS = 2
 ROUTERS = (site.router, accounts.router, rooms.router, records.router, socket.router)
 log = logging.getLogger("hupai.server")
 
@@ -117,6 +119,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             {"error": {"code": error.code, "message": error.message}},
             status_code=error.status,
             headers=headers,
+        )
+
+    @app.exception_handler(DBAPIError)
+    async def storage_error(_request: Request, error: DBAPIError) -> JSONResponse:
+        if not outage(error):
+            raise error  # a bug, not the weather: a 500 with its traceback in the log
+        # The database is away for a moment (a restart, a failover): nothing was changed; ask again.
+        message = "the server cannot reach its database just now; nothing was changed, try again shortly"
+        return JSONResponse(
+            {"error": {"code": "storage_away", "message": message}},
+            status_code=503,
+            headers={"Retry-After": str(STORAGE_RETRY_SECONDS)},
         )
 
     @app.exception_handler(RequestValidationError)

@@ -9,6 +9,8 @@ from importlib import resources
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import Connection, Engine, create_engine, event, make_url, text
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import NullPool
 
@@ -24,6 +26,14 @@ try:
     import fcntl
 except ImportError:  # Windows: one process at a time is the user's business there
     fcntl = None  # type: ignore[assignment]
+
+
+def outage(error: BaseException) -> bool:
+    """Whether ``error`` says the database could not be reached or went away mid-call (worth trying
+    again shortly), as opposed to one that refused the call (a constraint, a lost lease, a bug)."""
+    if isinstance(error, OperationalError | InterfaceError | PoolTimeout):
+        return True
+    return isinstance(error, DBAPIError) and error.connection_invalidated
 
 
 def alembic_config(url: str) -> Config:

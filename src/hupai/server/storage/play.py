@@ -10,7 +10,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from hupai.server.errors import AlreadyContributed, DealClosed, NotFound
+from hupai.server.errors import AlreadyContributed, Conflict, DealClosed, NotFound
 from hupai.server.storage.models import Contribution, Move, PlayedHand, Result, Room, utcnow
 from hupai.server.storage.outputs import bot_name
 from hupai.server.storage.rooms import SEATS
@@ -22,8 +22,21 @@ class Play:
         self.tx = tx
 
     def add_move(self, room_id: int, hand_index: int, number: int, action: dict[str, Any]) -> None:
-        with self.tx.writing() as db:
-            db.add(Move(room_id=room_id, hand_index=hand_index, number=number, action=action))
+        """Store move ``number`` of a hand. Storing the same move again is no error: a table retries a
+        write whose answer it lost (the database went away just after the commit)."""
+        try:
+            with self.tx.writing() as db:
+                db.add(Move(room_id=room_id, hand_index=hand_index, number=number, action=action))
+        except Conflict:
+            if self._move(room_id, hand_index, number) != action:
+                raise
+
+    def _move(self, room_id: int, hand_index: int, number: int) -> dict[str, Any] | None:
+        with self.tx.reading() as db:
+            query = select(Move.action).where(
+                Move.room_id == room_id, Move.hand_index == hand_index, Move.number == number
+            )
+            return db.scalar(query)
 
     def add_contribution(self, room_id: int, hand_index: int, seat: int, value: str) -> None:
         """Store a seat's contribution to a hand's wall: once per seat and hand (the first stands,

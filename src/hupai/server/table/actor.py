@@ -43,7 +43,7 @@ from hupai.rules import load_ruleset
 from hupai.server.settings import Settings
 from hupai.server.storage.fencing import LeaseLost
 from hupai.server.storage.store import Store
-from hupai.server.table import core, dealing, decisions, match_flow, moves, players, views
+from hupai.server.table import core, dealing, decisions, match_flow, moves, persist, players, views
 from hupai.server.table.core import SEATS, TableState, log
 from hupai.server.table.messages import (
     Connection,
@@ -112,7 +112,7 @@ class Table(TableState):
                 self.on_lost(self)
 
     async def _play(self) -> None:
-        self.room = await asyncio.to_thread(self.store.rooms.room_by_id, self.room_id)
+        self.room = await persist.stored(self, self.store.rooms.room_by_id, self.room_id)
         if self.room.status == "playing":
             await self._guard(self.resume())
         # One getter outlives the waits: cancelling a queue get on timeout (asyncio.wait_for) can
@@ -156,7 +156,7 @@ class Table(TableState):
 
     async def _rebuild(self) -> None:
         try:
-            self.room = await asyncio.to_thread(self.store.rooms.room_by_id, self.room_id)
+            self.room = await persist.stored(self, self.store.rooms.room_by_id, self.room_id)
             self.match = None
             self.state = None
             self.commit = None
@@ -186,8 +186,8 @@ class Table(TableState):
     async def _close(self, reason: str) -> None:
         """Close the room (status ``closed``, ``closed_reason``) and tell everyone at the table."""
         try:
-            await asyncio.to_thread(self.store.rooms.close_room, self.room_id, reason)
-            self.room = await asyncio.to_thread(self.store.rooms.room_by_id, self.room_id)
+            await persist.stored(self, self.store.rooms.close_room, self.room_id, reason)
+            self.room = await persist.stored(self, self.store.rooms.room_by_id, self.room_id)
         except LeaseLost:
             raise
         except Exception:
@@ -203,13 +203,13 @@ class Table(TableState):
     async def resume(self) -> None:
         """Rebuild the match from storage — each hand dealt again from the room's deal secret and the
         contributions stored for it (or from the seed), then its stored moves — and play on."""
-        seating = await asyncio.to_thread(self.store.rooms.seating, self.room_id)
-        seed = await asyncio.to_thread(self.store.rooms.seed, self.room_id)
-        self.deal_secret = await asyncio.to_thread(self.store.rooms.deal_secret, self.room_id)
-        hands = await asyncio.to_thread(self.store.play.moves, self.room_id)
+        seating = await persist.stored(self, self.store.rooms.seating, self.room_id)
+        seed = await persist.stored(self, self.store.rooms.seed, self.room_id)
+        self.deal_secret = await persist.stored(self, self.store.rooms.deal_secret, self.room_id)
+        hands = await persist.stored(self, self.store.play.moves, self.room_id)
         stored: dict[int, dict[int, str]] = {}
         if self.deal_secret is not None:
-            stored = await asyncio.to_thread(self.store.play.contributions, self.room_id)
+            stored = await persist.stored(self, self.store.play.contributions, self.room_id)
         self.seating = seating
         self.commit = None
         self.hand_results = []
@@ -237,7 +237,7 @@ class Table(TableState):
                 await match_flow.settle(self, state, index, replaying=True)
                 if self.match is None:
                     return
-        if await asyncio.to_thread(self.store.rooms.dissolve_agreed, self.room_id):
+        if await persist.stored(self, self.store.rooms.dissolve_agreed, self.room_id):
             await match_flow.dissolve(self)  # every player agreed, but the table stopped before it heard so
             return
         if self.state is None or self.state.phase is Phase.ENDED:
@@ -325,7 +325,7 @@ class Table(TableState):
         )
 
     async def _room_changed(self) -> None:
-        self.room = await asyncio.to_thread(self.store.rooms.room_by_id, self.room_id)
+        self.room = await persist.stored(self, self.store.rooms.room_by_id, self.room_id)
         for connection in self.connections:
             self._seat(connection)
         views.broadcast_room(self)

@@ -3,13 +3,12 @@ until the deal (docs/fairness.md), then the wall dealt from both."""
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from hupai.game.fairness import FairDealError, commitment, contribution_or_error, hand_secret
 from hupai.server.errors import AlreadyContributed, DealClosed
 from hupai.server.protocol import Entropy
-from hupai.server.table import core, decisions, views
+from hupai.server.table import core, decisions, persist, views
 from hupai.server.table.core import SEATS, Commitment, TableState
 from hupai.server.table.messages import Connection
 
@@ -42,7 +41,7 @@ async def deal_next(table: TableState) -> None:
     if table.deal_secret is not None:
         # Stored before the deal uses them, with "" for every seat that sent nothing: a rebuild
         # deals the very same wall, and no contribution is taken after this.
-        sealed = await asyncio.to_thread(table.store.play.seal_contributions, table.room_id, index)
+        sealed = await persist.stored(table, table.store.play.seal_contributions, table.room_id, index)
         contributions = dict(enumerate(sealed))
     table.commit = None
     table.last_ended = table.state
@@ -93,7 +92,9 @@ async def take_entropy(table: TableState, connection: Connection, message: Entro
         connection.send(core.error_message("bad_message", str(error)))
         return
     try:
-        await asyncio.to_thread(table.store.play.add_contribution, table.room_id, commit.hand, seat, value)
+        await persist.stored(
+            table, table.store.play.add_contribution, table.room_id, commit.hand, seat, value
+        )
     except (AlreadyContributed, DealClosed) as error:
         connection.send(core.error_message(error.code, error.message))
         return

@@ -3,7 +3,6 @@ the end of the match and its 大结算 summary, and ending early by 逃跑 or �
 
 from __future__ import annotations
 
-import asyncio
 from datetime import UTC, datetime
 from typing import Any
 
@@ -14,7 +13,7 @@ from hupai.game.record import Dissolve as DissolveAct
 from hupai.game.record import Escape as EscapeAct
 from hupai.game.view import full_view
 from hupai.server.stats import how_won, kongs_made, ranks, seat_stats
-from hupai.server.table import core, dealing, decisions, views
+from hupai.server.table import core, dealing, decisions, persist, views
 from hupai.server.table.core import SEATS, TableState
 from hupai.server.table.messages import Connection
 
@@ -26,7 +25,7 @@ async def settle(table: TableState, state: HandState, index: int, *, replaying: 
     match.finish_hand(state)
     result = keep_result(table, state, index)
     record = hand_record(table, state, index, escaped=())
-    await asyncio.to_thread(table.store.play.finish_hand, table.room_id, index, record, result)
+    await persist.stored(table, table.store.play.finish_hand, table.room_id, index, record, result)
     last = match.over or len(match.results) >= table.room.hands
     if not replaying:
         table.next_hand_at = None if last else table.clock() + pause_seconds(table)
@@ -124,9 +123,9 @@ def deal_or_report(table: TableState) -> None:
 async def finish_match(table: TableState, status: str) -> None:
     match = table.match
     assert match is not None
-    await asyncio.to_thread(table.store.play.finish_match, table.room_id, status, match.totals)
+    await persist.stored(table, table.store.play.finish_match, table.room_id, status, match.totals)
     table.summary = match_summary(table, status)
-    table.room = await asyncio.to_thread(table.store.rooms.room_by_id, table.room_id)
+    table.room = await persist.stored(table, table.store.rooms.room_by_id, table.room_id)
     table.pending = {}
     table.next_hand_at = None
     table.commit = None
@@ -193,14 +192,16 @@ async def escape(table: TableState, seat: int, *, stored: bool = False) -> None:
     index = len(match.results) if match.current is not None else len(match.results) - 1
     if not stored:
         escape = {"seat": seat, "act": ESCAPE}
-        await asyncio.to_thread(table.store.play.add_move, table.room_id, index, table.moves_in_hand, escape)
-        await asyncio.to_thread(table.store.rooms.mark_left, table.room_id, seat)
+        await persist.stored(
+            table, table.store.play.add_move, table.room_id, index, table.moves_in_hand, escape
+        )
+        await persist.stored(table, table.store.rooms.mark_left, table.room_id, seat)
     if match.current is not None:
         release_claims(match.current)  # see dissolve: as the record's replay has it
     match.escape(seat)  # paid in this hand: its result now holds the escape's transfers
     result = keep_result(table, state, index)
     record = hand_record(table, state, index, escaped=(seat,))
-    await asyncio.to_thread(table.store.play.finish_hand, table.room_id, index, record, result)
+    await persist.stored(table, table.store.play.finish_hand, table.room_id, index, record, result)
     if not stored:
         views.broadcast_update(table)
         # The hand's sheet again, with the escape's payments, before 大结算.
@@ -223,8 +224,8 @@ async def dissolve(table: TableState, *, stored: bool = False) -> None:
         index = len(match.results)
         if not stored:
             move = {"act": DISSOLVE}
-            await asyncio.to_thread(
-                table.store.play.add_move, table.room_id, index, table.moves_in_hand, move
+            await persist.stored(
+                table, table.store.play.add_move, table.room_id, index, table.moves_in_hand, move
             )
         # A window held open for nobody (hold_claims) closes as it would have: a record cannot say
         # that a window was held, and its replay (like a rebuild) has play moved on at once.
@@ -232,7 +233,7 @@ async def dissolve(table: TableState, *, stored: bool = False) -> None:
         match.dissolve()
         result = keep_result(table, state, index)
         record = hand_record(table, state, index, escaped=(), dissolved=True)
-        await asyncio.to_thread(table.store.play.finish_hand, table.room_id, index, record, result)
+        await persist.stored(table, table.store.play.finish_hand, table.room_id, index, record, result)
         if not stored:
             table.pending = {}
             views.broadcast_update(table)  # the hand as it stopped, before 大结算

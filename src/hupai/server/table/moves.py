@@ -3,25 +3,29 @@ a window still open, to its seat alone)."""
 
 from __future__ import annotations
 
-import asyncio
-
 from hupai.game.actions import Action, action_to_dict
 from hupai.game.engine import step
 from hupai.game.model import HandState, Phase
-from hupai.server.table import decisions, match_flow, views
+from hupai.server.table import decisions, match_flow, persist, views
 from hupai.server.table.core import TableState
 
 
 async def apply(table: TableState, action: Action) -> None:
+    """Store the move, then play it: a move the table cannot store is not made (it waits for the
+    database), so what players hear is always what the record holds."""
     state = table.state
     assert state is not None
     window = state.window
-    step(state, action)
-    number = table.moves_in_hand
-    table.moves_in_hand += 1
-    await asyncio.to_thread(
-        table.store.play.add_move, table.room_id, table.hand_index, number, action_to_dict(action)
+    await persist.stored(
+        table,
+        table.store.play.add_move,
+        table.room_id,
+        table.hand_index,
+        table.moves_in_hand,
+        action_to_dict(action),
     )
+    table.moves_in_hand += 1
+    step(state, action)
     # A decision on a window still open changes nothing the others may see: only its seat hears.
     await moved(table, state, only=action.seat if window is not None and state.window is window else None)
 

@@ -83,6 +83,7 @@ const WORDS = {
   "table.tapAgain": ["再点一次出牌", "Tap again to discard"],
   "table.hints": ["提示", "Hints"],
   "table.reconnecting": ["重新连接中…", "Reconnecting…"],
+  "table.storageAway": ["服务器正在等待数据库恢复，牌局暂停，操作不会丢失…", "The server is waiting for its database: play is paused, nothing is lost…"],
   "table.bank": ["备用时间", "Time bank"],
   "table.sound": ["声音", "Sound"],
   "table.flowers": ["花", "Flowers"],

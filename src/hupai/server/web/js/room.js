@@ -93,8 +93,9 @@ class TableClient {
 
   receive(message) {
     switch (message.type) {
-      case "welcome":
+      case "welcome": // the table handled our join: it is not waiting for storage now
         this.seat = message.seat;
+        this.storageAway = false;
         break;
       case "room":
         this.room = message.room;
@@ -121,6 +122,9 @@ class TableClient {
           this.reveals[message.hand] = message.fair;
           this.check(message.hand);
         }
+        break;
+      case "storage": // the table waits for its database; what we send meanwhile is kept in order
+        this.storageAway = message.state === "away";
         break;
       case "match_end":
         this.summary = message; // shown once the last hand's sheet is closed (查看大结算)
