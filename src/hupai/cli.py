@@ -704,7 +704,10 @@ def serve(
     except ImportError as error:  # the server's libraries are an extra
         _fail(f"the server needs its libraries: pip install 'hupai[server]' ({error.name} is missing)")
     overrides = {"database_url": database_url, "redis_url": redis_url}
-    settings = Settings.from_env(**{name: value for name, value in overrides.items() if value})
+    try:
+        settings = Settings.from_env(**{name: value for name, value in overrides.items() if value})
+    except ValueError as error:  # a limit set in the environment that is no number
+        _fail(str(error))
     if workers > 1 and not settings.redis_url:
         _fail("--workers above 1 needs Redis (--redis-url or HUPAI_REDIS_URL), so the processes share tables")
     console.print(f"[bold]hupai {__version__}[/] server at [bold]http://{host}:{port}/[/]")

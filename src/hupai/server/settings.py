@@ -66,8 +66,10 @@ class Settings:
 
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:
-        """Settings from ``HUPAI_DATABASE_URL``, ``HUPAI_SECURE_COOKIES``, ``HUPAI_ALLOWED_ORIGINS``
-        and ``HUPAI_TRUSTED_PROXY``, then ``overrides``."""
+        """Settings from ``HUPAI_DATABASE_URL``, ``HUPAI_SECURE_COOKIES``, ``HUPAI_ALLOWED_ORIGINS``,
+        ``HUPAI_TRUSTED_PROXY``, ``HUPAI_REDIS_URL`` and, for every limit of :data:`LIMITS`, ``HUPAI_``
+        and its name in capitals (``HUPAI_GUESTS_PER_ADDRESS_PER_HOUR=20``); then ``overrides``. A
+        value that is not a positive number is refused with the variable's name."""
         settings = cls(
             database_url=os.environ.get(DATABASE_ENV) or default_database_url(),
             secure_cookies=_flag(os.environ.get(SECURE_COOKIES_ENV, "")),
@@ -75,7 +77,53 @@ class Settings:
             trusted_proxy=_flag(os.environ.get(TRUSTED_PROXY_ENV, "")),
             redis_url=os.environ.get(REDIS_ENV) or None,
         )
-        return replace(settings, **overrides)  # type: ignore[arg-type]
+        return replace(settings, **{**_limits_from_env(), **overrides})  # type: ignore[arg-type]
+
+
+# The limits and quotas a host may set from the environment, as HUPAI_<NAME> (docs/security.md).
+LIMITS = (
+    "max_message_bytes",
+    "max_body_bytes",
+    "messages_per_second",
+    "sync_interval_seconds",
+    "max_sockets_per_user",
+    "connects_per_minute",
+    "max_sockets_per_address",
+    "session_days",
+    "login_attempts_per_address",
+    "login_attempts_per_name",
+    "hash_workers",
+    "guests_per_address_per_hour",
+    "rooms_per_address_per_hour",
+    "waiting_rooms_per_user",
+    "idle_room_hours",
+    "stale_guest_days",
+    "cleanup_seconds",
+    "time_bank_seconds",
+    "lease_seconds",
+)
+
+
+def limit_env(name: str) -> str:
+    return f"HUPAI_{name.upper()}"
+
+
+def _limits_from_env() -> dict[str, int | float]:
+    found: dict[str, int | float] = {}
+    for name in LIMITS:
+        text = os.environ.get(limit_env(name), "").strip()
+        if not text:
+            continue
+        whole = isinstance(getattr(Settings, name), int)
+        try:
+            value: int | float = int(text) if whole else float(text)
+        except ValueError:
+            kind = "a whole number" if whole else "a number"
+            raise ValueError(f"{limit_env(name)}={text!r}: must be {kind}") from None
+        if not value > 0:  # also refuses nan
+            raise ValueError(f"{limit_env(name)}={text!r}: must be more than 0")
+        found[name] = value
+    return found
 
 
 def _flag(value: str) -> bool:
