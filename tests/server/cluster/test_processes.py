@@ -89,6 +89,14 @@ def check_against_one_process(port: int, number: str, summary: dict[str, Any], p
         for hand, events in player.events.items():
             assert events[0]["event"] == "hand_started"
             assert events[-1]["event"] == "hand_ended", (hand, events[-1])
+            # Every discard the record holds was told once, in its order: none missed, none twice.
+            told = [(event["seat"], event["tile"]) for event in events if event["event"] == "tile_discarded"]
+            stored = [
+                (act["seat"], act["tile"])
+                for act in record["hands"][hand]["actions"]
+                if act["act"] == "discard"
+            ]
+            assert told == stored, (hand, len(told), len(stored))
 
 
 def current_owner(url: str, number: str) -> int:

@@ -34,7 +34,7 @@ from typing import Any
 
 from hupai.bots import make_bot, trustee_action
 from hupai.game.actions import action_from_dict
-from hupai.game.engine import held_open, release_claims, step
+from hupai.game.engine import held_open, release_claims
 from hupai.game.match import Match
 from hupai.game.model import Phase
 from hupai.game.record import DISSOLVE, ESCAPE
@@ -222,6 +222,7 @@ class Table(TableState):
         self.last_ended = None
         for index, actions in enumerate(hands):
             state = self.match.start_hand(**dealing.deal_with(self, index, stored.get(index, {})))
+            state.hold_claims = True  # replayed as it was played (moves.replay)
             self.last_ended = self.state
             self.state = state
             self.moves_in_hand = len(actions)
@@ -232,7 +233,7 @@ class Table(TableState):
                 if data.get("act") == DISSOLVE:
                     await match_flow.dissolve(self, stored=True)
                     return
-                step(state, action_from_dict(data))
+                moves.replay(state, action_from_dict(data))
             if state.phase is Phase.ENDED:
                 await match_flow.settle(self, state, index, replaying=True)
                 if self.match is None:
@@ -243,14 +244,13 @@ class Table(TableState):
         if self.state is None or self.state.phase is Phase.ENDED:
             following = stored.get(self.hand_index, {})
             if self.deal_secret is None or len(following) == SEATS:
-                await dealing.deal_next(
-                    self
-                )  # dealt before the restart (its contributions sealed): deal it again
+                # Dealt before the restart (its contributions sealed): deal it again.
+                await dealing.deal_next(self)
             else:
                 dealing.announce(self, set(following))
         else:
-            # Replayed without holding (a window open at a crash is not held again); held from here on.
-            self.state.hold_claims = True
+            # A window that waited on nobody at the stop was released in the replay, as the table
+            # would have released it: play goes on from there.
             decisions.refresh_pending(self)
 
     async def _run_due(self) -> None:

@@ -4,7 +4,7 @@ a window still open, to its seat alone)."""
 from __future__ import annotations
 
 from hupai.game.actions import Action, action_to_dict
-from hupai.game.engine import step
+from hupai.game.engine import release_claims, step
 from hupai.game.model import HandState, Phase
 from hupai.server.table import decisions, match_flow, persist, views
 from hupai.server.table.core import TableState
@@ -44,3 +44,12 @@ async def moved(table: TableState, state: HandState, *, only: int | None = None)
     for connection in table.connections:
         if connection.seat == only:
             views.send_update(table, connection)
+
+
+def replay(state: HandState, action: Action) -> None:
+    """Play a stored move again, on a hand that holds its claim windows, as the table first played it:
+    a window that waited on nobody was released before the next move was made, so it is released at
+    once. The hand then has the very events it had — a held added kong is announced, then completed —
+    and a client's ``since`` points to the same event after a restart or a takeover as before."""
+    step(state, action)
+    release_claims(state)
