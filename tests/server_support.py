@@ -235,6 +235,16 @@ serve(Settings(database_url=sys.argv[1], **settings), port=int(sys.argv[2]), log
 """
 
 
+def discards_told(events: list[dict[str, Any]]) -> list[tuple[int, str]]:
+    """The discards among a hand's events as a client was told them: (seat, tile), in order."""
+    return [(event["seat"], event["tile"]) for event in events if event["event"] == "tile_discarded"]
+
+
+def discards_stored(hand: dict[str, Any]) -> list[tuple[int, str]]:
+    """The discards among a recorded hand's actions: (seat, tile), in order."""
+    return [(action["seat"], action["tile"]) for action in hand["actions"] if action["act"] == "discard"]
+
+
 def paid(result: dict[str, Any]) -> list[int]:
     """A settlement's transfers summed per seat (payee +, payer −)."""
     deltas = [0, 0, 0, 0]

@@ -5,7 +5,7 @@ Everything the server sends is a JSON object with a ``type``; see ``docs/protoco
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
@@ -79,3 +79,8 @@ class Ping(ClientMessage):
 ClientMessageType = Act | Sync | Trustee | Ting | Hints | Continue | Entropy | Ping
 Incoming = Annotated[ClientMessageType, Field(discriminator="type")]
 INCOMING: TypeAdapter[ClientMessageType] = TypeAdapter(Incoming)
+
+
+def error_message(code: str, message: str, **extra: Any) -> dict[str, Any]:
+    """What the server sends when it refuses a client's message (docs/protocol.md, Error codes)."""
+    return {"type": "error", "code": code, "message": message, **extra}

@@ -27,7 +27,7 @@ from hupai.game.record import read_record
 from hupai.replay import replay
 
 from ...cluster_support import LEASE_SECONDS, Player, Server, cluster, owner_pid, redis_server
-from ...server_support import call, free_port
+from ...server_support import call, discards_stored, discards_told, free_port
 
 HANDS = 4
 
@@ -90,13 +90,7 @@ def check_against_one_process(port: int, number: str, summary: dict[str, Any], p
             assert events[0]["event"] == "hand_started"
             assert events[-1]["event"] == "hand_ended", (hand, events[-1])
             # Every discard the record holds was told once, in its order: none missed, none twice.
-            told = [(event["seat"], event["tile"]) for event in events if event["event"] == "tile_discarded"]
-            stored = [
-                (act["seat"], act["tile"])
-                for act in record["hands"][hand]["actions"]
-                if act["act"] == "discard"
-            ]
-            assert told == stored, (hand, len(told), len(stored))
+            assert discards_told(events) == discards_stored(record["hands"][hand]), hand
 
 
 def current_owner(url: str, number: str) -> int:

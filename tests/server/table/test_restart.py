@@ -75,11 +75,22 @@ def test_a_killed_server_resumes_every_table_from_storage(url: str) -> None:
         assert len(record["hands"]) == 4
 
 
-def play_out(connection: ClientConnection, message: dict[str, Any]) -> dict[str, Any]:
-    answers = Answers(winning_or_last)
-    while message["type"] != "match_end":
-        if (act := answers.act(message)) is not None:
-            connection.send(json.dumps(act))
+def play_out(
+    connection: ClientConnection,
+    message: dict[str, Any] | None,
+    *,
+    answers: Answers | None = None,
+    events: dict[int, list[dict[str, Any]]] | None = None,
+) -> dict[str, Any]:
+    """Answer every prompt (``message`` first, if any) until the match ends; the summary. The events
+    of the updates on the way are collected per hand into ``events`` when given."""
+    answers = answers or Answers(winning_or_last)
+    while message is None or message["type"] != "match_end":
+        if message is not None:
+            if events is not None and message["type"] == "update":
+                events.setdefault(message["hand"], []).extend(message["events"])
+            if (act := answers.act(message)) is not None:
+                connection.send(json.dumps(act))
         message = json.loads(connection.recv(timeout=RECV_SECONDS))
         assert message["type"] not in ("error", "ignored"), message
     return message

@@ -31,6 +31,8 @@ from ...server_support import (
     Answers,
     call,
     connect,
+    discards_stored,
+    discards_told,
     free_port,
     guest,
     new_room,
@@ -38,18 +40,10 @@ from ...server_support import (
     running_server,
     server,
 )
-from .test_restart import RECV_SECONDS, next_prompt
+from .test_restart import RECV_SECONDS, next_prompt, play_out
 
 PG_CTL_ENV = "HUPAI_TEST_PG_CTL"
 AWAY_SECONDS = 3.0
-
-
-def discards_told(events: list[dict[str, Any]]) -> list[tuple[int, str]]:
-    return [(event["seat"], event["tile"]) for event in events if event["event"] == "tile_discarded"]
-
-
-def discards_stored(hand: dict[str, Any]) -> list[tuple[int, str]]:
-    return [(action["seat"], action["tile"]) for action in hand["actions"] if action["act"] == "discard"]
 
 
 def receive_until(connection: ClientConnection, kind: str, seen: list[dict[str, Any]]) -> dict[str, Any]:
@@ -97,7 +91,7 @@ def test_a_database_restart_mid_hand_loses_no_room(url: str, tmp_path: Path) -> 
                 assert message["type"] in ("storage", "update"), message
                 if message["type"] == "update":
                     events.setdefault(message["hand"], []).extend(message["events"])
-            summary = play_out_collecting(connection, answers, events)
+            summary = play_out(connection, None, answers=answers, events=events)
         assert summary["status"] == "finished"
         record = call(port, f"/api/rooms/{number}/record")
         assert call(port, f"/api/rooms/{number}")["status"] == "finished"  # never closed for the outage
@@ -105,20 +99,6 @@ def test_a_database_restart_mid_hand_loses_no_room(url: str, tmp_path: Path) -> 
     assert len(record["hands"]) == 4
     for index, hand in enumerate(record["hands"]):  # told exactly what was stored: none missing, none twice
         assert discards_told(events[index]) == discards_stored(hand)
-
-
-def play_out_collecting(
-    connection: ClientConnection, answers: Answers, events: dict[int, list[dict[str, Any]]]
-) -> dict[str, Any]:
-    while True:
-        message: dict[str, Any] = json.loads(connection.recv(timeout=RECV_SECONDS))
-        assert message["type"] not in ("error", "ignored"), message
-        if message["type"] == "match_end":
-            return message
-        if message["type"] == "update":
-            events.setdefault(message["hand"], []).extend(message["events"])
-        if (act := answers.act(message)) is not None:
-            connection.send(json.dumps(act))
 
 
 def test_a_write_lost_to_an_outage_is_tried_again_and_stored_once(

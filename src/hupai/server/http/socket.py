@@ -21,7 +21,7 @@ from hupai.server.guards.edge import foreign_origin
 from hupai.server.guards.limits import Limits, SocketCounts
 from hupai.server.guards.shared_limits import SharedSocketCounts
 from hupai.server.http.deps import COOKIE, LOG_IN_FIRST
-from hupai.server.protocol import INCOMING, ClientMessageType, Sync
+from hupai.server.protocol import INCOMING, ClientMessageType, Sync, error_message
 from hupai.server.settings import Settings
 from hupai.server.storage.store import Store
 from hupai.server.table.messages import Connection, FromClient, Join, Leave, Message
@@ -125,7 +125,7 @@ async def _within_limit(
 
 async def _refuse(socket: WebSocket, code: int, reason: str, message: str) -> None:
     with contextlib.suppress(Exception):
-        await socket.send_json(_error(reason, message))
+        await socket.send_json(error_message(reason, message))
         await socket.close(code)
 
 
@@ -189,7 +189,9 @@ async def _read(
             if now - last_sync < settings.sync_interval_seconds:
                 message, problem = (
                     None,
-                    _error("slow_down", f"{SYNC_TOO_SOON}: one every {settings.sync_interval_seconds:g} s"),
+                    error_message(
+                        "slow_down", f"{SYNC_TOO_SOON}: one every {settings.sync_interval_seconds:g} s"
+                    ),
                 )
             else:
                 last_sync = now
@@ -197,7 +199,7 @@ async def _read(
             refused += 1
             connection.send(problem)
             if refused >= FLOOD_LIMIT:
-                connection.send(_error("flood", "too many bad messages; goodbye"))
+                connection.send(error_message("flood", "too many bad messages; goodbye"))
                 connection.close()
                 return
             continue
@@ -212,24 +214,20 @@ def _check_frame(
     """The validated message, or the error to send back."""
     limit = settings.max_message_bytes
     if len(text.encode("utf-8", errors="replace")) > limit:
-        return None, _error("too_large", f"messages are at most {limit} bytes")
+        return None, error_message("too_large", f"messages are at most {limit} bytes")
     if not bucket.take():
-        return None, _error("slow_down", "too many messages; this one was dropped")
+        return None, error_message("slow_down", "too many messages; this one was dropped")
     try:
         data = json.loads(text)
     except ValueError:
-        return None, _error("bad_json", "a message is one JSON object")
+        return None, error_message("bad_json", "a message is one JSON object")
     except RecursionError:  # [[[…]]] deeper than the parser goes: refused like any bad JSON
-        return None, _error("bad_json", "a message is one JSON object, not nested this deeply")
+        return None, error_message("bad_json", "a message is one JSON object, not nested this deeply")
     try:
         return INCOMING.validate_python(data), None
     except RecursionError:
-        return None, _error("bad_message", "a message is not nested this deeply")
+        return None, error_message("bad_message", "a message is not nested this deeply")
     except ValidationError as error:
         first = error.errors()[0]
         where = ".".join(str(part) for part in first["loc"]) or "message"
-        return None, _error("bad_message", f"{where}: {first['msg']}")
-
-
-def _error(code: str, message: str) -> dict[str, Any]:
-    return {"type": "error", "code": code, "message": message}
+        return None, error_message("bad_message", f"{where}: {first['msg']}")

@@ -14,7 +14,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import NullPool
 
-# An execution option a writing session sets on its connection (see ``Store._writing``): on SQLite
+# An execution option a writing session sets on its connection (see ``Transactions.writing``): on SQLite
 # its transaction then begins with BEGIN IMMEDIATE, taking the write lock before it reads, so two
 # writers never both read the same seats and overwrite each other. PostgreSQL needs nothing more
 # than its row locks (SELECT … FOR UPDATE) and the unique indexes.

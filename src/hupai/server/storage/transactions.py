@@ -19,11 +19,6 @@ class Transactions:
         self.sessions = sessions
         self.fence = fence
 
-    def fenced(self, room_id: int, fence: Fence) -> Transactions:
-        """The same, for the owner of a room's table: each locked write first checks that the owner
-        still holds the room's lease, or raises ``LeaseLost``."""
-        return Transactions(self.sessions, (room_id, fence))
-
     def reading(self) -> Session:
         """A session to read in (``with tx.reading() as db``)."""
         return self.sessions()

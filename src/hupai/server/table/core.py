@@ -127,7 +127,3 @@ def due_at(pending: Pending) -> float:
 def room_or_override(room: float, override: float | None) -> float:
     """A room's timing setting, unless the server's settings override it for every room (tests)."""
     return float(room) if override is None else override
-
-
-def error_message(code: str, message: str, **extra: Any) -> dict[str, Any]:
-    return {"type": "error", "code": code, "message": message, **extra}

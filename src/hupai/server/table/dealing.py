@@ -7,8 +7,8 @@ from typing import Any
 
 from hupai.game.fairness import FairDealError, commitment, contribution_or_error, hand_secret
 from hupai.server.errors import AlreadyContributed, DealClosed
-from hupai.server.protocol import Entropy
-from hupai.server.table import core, decisions, persist, views
+from hupai.server.protocol import Entropy, error_message
+from hupai.server.table import decisions, persist, views
 from hupai.server.table.core import SEATS, Commitment, TableState
 from hupai.server.table.messages import Connection
 
@@ -65,14 +65,12 @@ async def take_entropy(table: TableState, connection: Connection, message: Entro
     only between the hand's commitment and its deal."""
     seat = connection.seat
     if seat is None or seat in table.bots or table.room.seats[seat].left:
-        connection.send(
-            core.error_message("not_seated", "only a player at the table contributes to its walls")
-        )
+        connection.send(error_message("not_seated", "only a player at the table contributes to its walls"))
         return
     commit = table.commit
     if commit is None or message.hand != commit.hand:
         connection.send(
-            core.error_message(
+            error_message(
                 "deal_closed",
                 f"hand {message.hand + 1} takes no contributions now: they are taken between its "
                 "deal_commitment and its deal",
@@ -81,22 +79,20 @@ async def take_entropy(table: TableState, connection: Connection, message: Entro
         return
     if seat in commit.contributed:
         connection.send(
-            core.error_message(
-                "already_contributed", f"your contribution to hand {commit.hand + 1} is in already"
-            )
+            error_message("already_contributed", f"your contribution to hand {commit.hand + 1} is in already")
         )
         return
     try:
         value = contribution_or_error(message.value)
     except FairDealError as error:
-        connection.send(core.error_message("bad_message", str(error)))
+        connection.send(error_message("bad_message", str(error)))
         return
     try:
         await persist.stored(
             table, table.store.play.add_contribution, table.room_id, commit.hand, seat, value
         )
     except (AlreadyContributed, DealClosed) as error:
-        connection.send(core.error_message(error.code, error.message))
+        connection.send(error_message(error.code, error.message))
         return
     commit.contributed.add(seat)
     views.broadcast(table, views.commitment_message(table))  # who has contributed (never what)

@@ -12,6 +12,7 @@ from hupai.game.record import DISSOLVE, ESCAPE, HandRecord, MatchRecord, RecordA
 from hupai.game.record import Dissolve as DissolveAct
 from hupai.game.record import Escape as EscapeAct
 from hupai.game.view import full_view
+from hupai.server.protocol import error_message
 from hupai.server.stats import how_won, kongs_made, ranks, seat_stats
 from hupai.server.table import core, dealing, decisions, persist, views
 from hupai.server.table.core import SEATS, TableState
@@ -100,10 +101,10 @@ def hand_end_message(
 def press_continue(table: TableState, connection: Connection) -> None:
     seat = connection.seat
     if seat is None:
-        connection.send(core.error_message("not_seated", "spectators do not deal the next hand"))
+        connection.send(error_message("not_seated", "spectators do not deal the next hand"))
         return
     if table.next_hand_at is None:
-        connection.send(core.error_message("not_between_hands", "继续 is only for the pause after a hand"))
+        connection.send(error_message("not_between_hands", "继续 is only for the pause after a hand"))
         return
     table.continued.add(seat)  # a second press changes nothing
     deal_or_report(table)

@@ -6,8 +6,19 @@ from __future__ import annotations
 from hupai.game.actions import ActionParseError, action_from_dict
 from hupai.game.engine import IllegalAction, verify
 from hupai.game.model import Phase
-from hupai.server.protocol import Act, ClientMessageType, Continue, Entropy, Hints, Ping, Sync, Ting, Trustee
-from hupai.server.table import core, dealing, decisions, match_flow, moves, views
+from hupai.server.protocol import (
+    Act,
+    ClientMessageType,
+    Continue,
+    Entropy,
+    Hints,
+    Ping,
+    Sync,
+    Ting,
+    Trustee,
+    error_message,
+)
+from hupai.server.table import dealing, decisions, match_flow, moves, views
 from hupai.server.table.core import TableState
 from hupai.server.table.messages import Connection
 
@@ -38,10 +49,10 @@ async def from_client(table: TableState, connection: Connection, message: Client
 async def set_trustee(table: TableState, connection: Connection, on: bool) -> None:
     seat = connection.seat
     if seat is None:
-        connection.send(core.error_message("not_seated", "spectators have no seat to hand over"))
+        connection.send(error_message("not_seated", "spectators have no seat to hand over"))
         return
     if table.match is None:
-        connection.send(core.error_message("no_game", "no game is in play"))
+        connection.send(error_message("no_game", "no game is in play"))
         return
     if on:
         table.trustee.add(seat)
@@ -56,15 +67,15 @@ def set_ting(table: TableState, connection: Connection, on: bool) -> None:
     hand is ready."""
     seat = connection.seat
     if seat is None:
-        connection.send(core.error_message("not_seated", "spectators have no hand to play"))
+        connection.send(error_message("not_seated", "spectators have no hand to play"))
         return
     state = table.state
     if table.match is None or state is None or state.phase is Phase.ENDED:
-        connection.send(core.error_message("no_game", "no hand is in play"))
+        connection.send(error_message("no_game", "no hand is in play"))
         return
     if on and not views.seat_waits(table, seat):
         connection.send(
-            core.error_message("not_ready", "听 needs a ready hand (one tile from a win the rules allow)")
+            error_message("not_ready", "听 needs a ready hand (one tile from a win the rules allow)")
         )
         return
     if on:
@@ -80,7 +91,7 @@ def set_ting(table: TableState, connection: Connection, on: bool) -> None:
 async def act(table: TableState, connection: Connection, message: Act) -> None:
     seat = connection.seat
     if seat is None or table.state is None:
-        connection.send(core.error_message("not_your_turn", "you have no decision to make"))
+        connection.send(error_message("not_your_turn", "you have no decision to make"))
         return
     pending = table.pending.get(seat)
     if pending is None or pending.seq != message.seq or pending.answer is not None:
@@ -89,7 +100,7 @@ async def act(table: TableState, connection: Connection, message: Act) -> None:
     try:
         action = action_from_dict({"seat": seat, **message.action.model_dump(exclude_none=True)})
     except ActionParseError as error:
-        connection.send(core.error_message("bad_action", str(error)))
+        connection.send(error_message("bad_action", str(error)))
         return
     if action not in pending.legal:
         try:
@@ -97,7 +108,7 @@ async def act(table: TableState, connection: Connection, message: Act) -> None:
             reason = "not one of the actions offered in this prompt"
         except IllegalAction as error:
             reason = str(error)
-        connection.send(core.error_message("illegal", reason, seq=message.seq))
+        connection.send(error_message("illegal", reason, seq=message.seq))
         return
     if not pending.automatic:
         used = table.clock() - pending.opened
