@@ -28,7 +28,8 @@ from typing import Any, TypeVar
 from starlette.concurrency import run_in_threadpool
 
 from hupai.server.cluster.leases import Leases
-from hupai.server.cluster.relay import Cluster, RemoteRoom
+from hupai.server.cluster.relay import Cluster
+from hupai.server.cluster.remote import RemoteRoom
 from hupai.server.settings import Settings
 from hupai.server.storage.fencing import Fence
 from hupai.server.storage.store import Store
@@ -42,6 +43,10 @@ TAKEOVER_AT_ONCE = 8  # takes in flight at once in a pass
 # A lease holder found not listening to Redis twice this far apart is gone: its leases are ended
 # without waiting for them to run out (twice, so that a reconnection to Redis is not a death).
 UNHEARD_SECONDS = 1.0
+# A socket whose table's owner does not answer waits for a new owner this often, and at most a lease
+# and this long (then it is relayed anyway, and the relay's own checks close it).
+ROUTE_POLL_SECONDS = 0.25
+ROUTE_PATIENCE_SECONDS = 5.0
 
 Route = Table | RemoteRoom
 T = TypeVar("T")
@@ -94,11 +99,13 @@ class Tables:
         self.renewed_at = -math.inf  # when this process last renewed its leases (monotonic)
         self.held_back: list[tuple[int, Message]] = []  # what arrived while the leases were in doubt
         self.unheard_since: dict[str, float] = {}  # lease holders not listening to Redis: since when
+        self.looked_at = -math.inf  # when a socket last asked for a takeover pass
         self.keeper = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hupai-leases")
         if cluster is not None:
             cluster.deliver = self._deliver
             cluster.on_owner_change = self._owner_changed
             cluster.on_unheard = self._unheard
+            cluster.holds = self._holds
 
     async def _keeping(self, call: Callable[..., T], *args: Any) -> T:
         """A lease write or takeover query, on this process's own lease thread and connection: a
@@ -172,16 +179,33 @@ class Tables:
         if self.cluster is None:
             return self.get(room_id)
         assert self.leases is not None
-        owner = await run_in_threadpool(self.leases.owner, room_id)
-        if owner is not None and owner != self.cluster.node:
-            return RemoteRoom(self.cluster, room_id, owner)
-        taken = await self._take(room_id)
-        if taken is not None:
-            return taken
-        owner = await run_in_threadpool(self.leases.owner, room_id)
-        # Taken by another process a moment ago (or held by one that died: the relay is unheard,
-        # its sockets close, and their clients come back once the lease has run out).
-        return RemoteRoom(self.cluster, room_id, owner or "")
+        # An owner that died or is paused still holds its lease for a while: a socket relayed to it
+        # would hear nothing. Wait (the socket stays open) until the lease is ended or runs out and
+        # the table has a live owner — this process, or the one that took it first.
+        deadline = time.monotonic() + self.leases.seconds + ROUTE_PATIENCE_SECONDS
+        while True:
+            owner = await run_in_threadpool(self.leases.owner, room_id)
+            if owner is None or owner == self.cluster.node:
+                taken = await self._take(room_id)
+                if taken is not None:
+                    return taken
+                owner = await run_in_threadpool(self.leases.owner, room_id)
+            if owner is not None and owner != self.cluster.node:
+                if time.monotonic() > deadline or await self.cluster.answers(owner):
+                    return RemoteRoom(self.cluster, room_id, owner)
+                self._look_for_the_gone()
+            elif time.monotonic() > deadline:
+                # Nobody took it in all this time (the database is away?): a relay to nobody is
+                # unheard at once, and the client comes back.
+                return RemoteRoom(self.cluster, room_id, "")
+            await asyncio.sleep(ROUTE_POLL_SECONDS)
+
+    def _look_for_the_gone(self) -> None:
+        """Ask for a takeover pass now (at most once a second): an owner may have died."""
+        now = time.monotonic()
+        if now - self.looked_at >= UNHEARD_SECONDS:
+            self.looked_at = now
+            self.wake.set()
 
     async def post(self, room_id: int, message: Message) -> None:
         (await self.route(room_id)).post(message)
@@ -236,16 +260,20 @@ class Tables:
     async def _let_go(self, room_id: int, *, stopped: bool = False) -> None:
         """Give up the room's lease (its table here ended or stopped) and say so."""
         assert self.cluster is not None and self.leases is not None
+        released = False
         async with self.changing.hold(room_id):
             if room_id in self.tables and not stopped:
                 return  # a new table started here meanwhile: it keeps the lease
             fence = self.fences.pop(room_id, None)
-            await self.cluster.disown(room_id)
+            # Released before the relayed sockets are closed: their clients, coming back, find the
+            # room free to take rather than this process still holding it.
             if fence is not None:
                 with contextlib.suppress(Exception):
-                    await self._keeping(self.leases.release, room_id, fence)
-        with contextlib.suppress(Exception):
-            await self.cluster.announce_owner(room_id, released=True)
+                    released = await self._keeping(self.leases.release, room_id, fence)
+            await self.cluster.disown(room_id)
+        if released:  # (a lease another process ended or took is not this process's to announce)
+            with contextlib.suppress(Exception):
+                await self.cluster.announce_owner(room_id, released=True)
 
     def _lost(self, table: Table) -> None:
         """The table's write was refused: another process owns it now."""
@@ -262,6 +290,10 @@ class Tables:
         away): until it has renewed them, it must not answer for any table."""
         assert self.leases is not None
         return time.monotonic() - self.renewed_at > self.leases.seconds * 0.9
+
+    def _holds(self, room_id: int) -> bool:
+        """Whether this process owns the room's table now (not while its leases are in doubt)."""
+        return room_id in self.fences and not self._stale()
 
     def _deliver(self, room_id: int, message: Message) -> None:
         """A message relayed to a table this process owns (or owned a moment ago)."""
@@ -385,6 +417,21 @@ class Tables:
         for room_id, message in held_back:
             self._deliver(room_id, message)
         await self.cluster.heartbeat()
+        await self._check_relays()
+
+    async def _check_relays(self) -> None:
+        """Close this process's sockets relayed to a process that no longer holds their room's lease
+        (a takeover or a release whose announcement was missed): a socket is never left open and
+        silent while its room plays on elsewhere."""
+        assert self.cluster is not None and self.leases is not None
+        rooms = self.cluster.relayed_rooms()
+        if not rooms:
+            return
+        owners = await self._keeping(self.leases.owners, sorted(rooms))
+        for room_id, relayed_to in rooms.items():
+            owner = owners.get(room_id)
+            if relayed_to != {owner}:
+                self.cluster.close_relays(room_id, except_owner=owner)
 
     async def _take_over_logged(self) -> None:
         try:

@@ -1,11 +1,14 @@
-"""What a table's owner does with relayed messages it cannot place (hupai.server.cluster.relay)."""
+"""What a table's owner does with relayed messages it cannot place, and whose closes a socket's process
+obeys (hupai.server.cluster.relay)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 
-from hupai.server.cluster.relay import Cluster, node_channel
-from hupai.server.table.messages import FromClient, Join
+from hupai.server.cluster.relay import Cluster
+from hupai.server.cluster.remote import RemoteRoom, node_channel
+from hupai.server.table.messages import Connection, FromClient, Join
 
 ACT = {"type": "act", "seq": 5, "action": {"act": "pass"}}
 
@@ -38,6 +41,52 @@ def test_a_socket_joined_elsewhere_is_closed_so_that_it_rejoins() -> None:
     told to close it, and the client reconnects to this owner (and answers its prompt again)."""
     cluster = owner()
     assert cluster._to_table(7, {"n": "edge", "t": "client", "c": 3, "m": ACT}) is None
-    assert published(cluster) == [(node_channel("edge"), {"c": 3, "close": True})]
+    closing = {"c": 3, "close": True, "o": "owner", "rejoin": True}
+    assert published(cluster) == [(node_channel("edge"), closing)]
     assert cluster._to_table(7, {"n": "edge", "t": "leave", "c": 3}) is None  # nothing to close
     assert published(cluster) == []
+
+
+def relayed(cluster: Cluster, owner: str, room_id: int = 7) -> tuple[Connection, int]:
+    """A socket of this process relayed to the room's table at ``owner``; its relay id."""
+    connection = Connection(1)
+    return connection, cluster.register(connection, RemoteRoom(cluster, room_id, owner))
+
+
+def test_only_the_owner_a_socket_is_relayed_to_closes_it() -> None:
+    """A paused owner that comes back answers the joins and moves that waited for it with closes:
+    those of sockets now relayed to the new owner are ignored (before, each one was a reconnect)."""
+    edge = Cluster("redis://127.0.0.1:9/0", node="edge")
+    to_new, new_id = relayed(edge, "new")
+    edge._to_this_node({"c": new_id, "close": True, "o": "old"})
+    assert not to_new.closed
+    edge._to_this_node({"c": new_id, "close": True, "o": "new"})
+    assert to_new.closed
+
+
+def test_the_new_owner_closes_a_socket_relayed_to_the_old_one() -> None:
+    edge = Cluster("redis://127.0.0.1:9/0", node="edge")
+    to_old, old_id = relayed(edge, "old")
+    edge._to_this_node({"c": old_id, "close": True, "o": "new", "rejoin": True})
+    assert to_old.closed
+
+
+def test_a_process_that_lost_the_room_does_not_close_its_sockets() -> None:
+    """Moves from a socket it does not know reach a process whose leases are in doubt (paused, now
+    back): it is not the owner, so it says nothing."""
+    cluster = owner()
+    cluster.holds = lambda _room: False
+    assert cluster._to_table(7, {"n": "edge", "t": "client", "c": 3, "m": ACT}) is None
+    assert published(cluster) == []
+
+
+def test_a_release_closes_only_the_sockets_relayed_to_the_process_that_let_go() -> None:
+    edge = Cluster("redis://127.0.0.1:9/0", node="edge")
+    to_old, _ = relayed(edge, "old")
+    to_new, _ = relayed(edge, "new")
+
+    async def announced() -> None:
+        await edge._received("hupai:owners", {"room": 7, "node": None, "from": "old"})
+
+    asyncio.run(announced())
+    assert to_old.closed and not to_new.closed

@@ -79,19 +79,24 @@ class Leases:
             ).all()
         return {room_id: epoch for room_id, epoch in rows}  # noqa: C416 - rows are Row objects
 
-    def release(self, room_id: int, fence: Fence) -> None:
+    def release(self, room_id: int, fence: Fence) -> bool:
         """Give the lease up now (a clean stop, an idle table), so another process need not wait.
-        The row stays, run out, so the next owner's epoch is still a new one."""
+        The row stays, run out, so the next owner's epoch is still a new one. False when the lease
+        was no longer this fence's (another process ended it, or owns the table now)."""
+        now = utcnow()
         with self._writing() as db:
-            db.execute(
+            released = db.execute(
                 update(TableLease)
                 .where(
                     TableLease.room_id == room_id,
                     TableLease.owner == fence.owner,
                     TableLease.epoch == fence.epoch,
+                    TableLease.expires_at > now,
                 )
-                .values(expires_at=utcnow() - timedelta(seconds=1))
-            )
+                .values(expires_at=now - timedelta(seconds=1))
+                .returning(TableLease.room_id)
+            ).all()
+        return bool(released)
 
     def owner(self, room_id: int) -> str | None:
         """The process holding the room's lease now, if any."""
@@ -100,6 +105,14 @@ class Leases:
             if lease is None or lease.expires_at <= utcnow():
                 return None
             return lease.owner
+
+    def owners(self, room_ids: list[int]) -> dict[int, str]:
+        """The processes holding these rooms' leases now (rooms nobody holds are missing)."""
+        with self.reads() as db:
+            query = select(TableLease.room_id, TableLease.owner).where(
+                TableLease.room_id.in_(room_ids), TableLease.expires_at > utcnow()
+            )
+            return {room_id: owner for room_id, owner in db.execute(query)}  # noqa: C416 - Row objects
 
     def holders(self) -> set[str]:
         """The processes holding a lease that has not run out."""

@@ -25,15 +25,23 @@ import contextlib
 import itertools
 import json
 import logging
-import os
-import secrets
-import socket
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from redis.asyncio import BlockingConnectionPool, Redis
 from redis.asyncio.client import PubSub
+from redis.exceptions import RedisError
 
+from hupai.server.cluster.remote import (
+    OWNERS,
+    PREFIX,
+    RemoteConnection,
+    RemoteRoom,
+    alive_key,
+    new_node_id,
+    node_channel,
+    room_channel,
+)
 from hupai.server.protocol import INCOMING
 from hupai.server.table.messages import (
     Connection,
@@ -47,92 +55,10 @@ from hupai.server.table.messages import (
 )
 
 log = logging.getLogger("hupai.cluster")
-PREFIX = "hupai:"
-OWNERS = PREFIX + "owners"
 SEND_BATCH = 500  # publishes sent in one round trip
 REDIS_CONNECTIONS = 32  # per process (the subscription takes one more)
 LISTEN_POLL_SECONDS = 0.05  # the longest a (un)subscription waits for the listener when all is quiet
-
-
-def room_channel(room_id: int) -> str:
-    return f"{PREFIX}room:{room_id}"
-
-
-def node_channel(node: str) -> str:
-    return f"{PREFIX}node:{node}"
-
-
-def alive_key(node: str) -> str:
-    return f"{PREFIX}alive:{node}"
-
-
-def new_node_id() -> str:
-    """A name for this process, unique across machines and restarts."""
-    return f"{socket.gethostname()[:40]}-{os.getpid()}-{secrets.token_hex(4)}"
-
-
-class RemoteConnection(Connection):
-    """On the owner: a client whose socket is on another process. What the table sends it is
-    published to that process; it is closed when that process says so or stops being alive."""
-
-    def __init__(
-        self, cluster: Cluster, node: str, conn: int, *, user_id: int | None, hand: int, since: int
-    ) -> None:
-        super().__init__(user_id, hand=hand, since=since)
-        self.cluster = cluster
-        self.node = node
-        self.conn = conn
-
-    def send(self, message: dict[str, Any] | str) -> None:
-        if not self.closed:
-            # "m<id>\n<the message's JSON>": the socket's process sends the text on as it is, with
-            # no second decoding and encoding of every update.
-            text = message if isinstance(message, str) else json.dumps(message, ensure_ascii=False)
-            self.cluster.publish_raw(node_channel(self.node), f"m{self.conn}\n{text}".encode())
-
-    def close(self) -> None:
-        if not self.closed:
-            self.closed = True
-            self.cluster.publish(node_channel(self.node), {"c": self.conn, "close": True})
-
-
-class RemoteRoom:
-    """On a socket's process: the table of a room another process owns. Posting to it publishes to
-    the owner; a message nobody received (the owner just died or let go) closes this process's
-    sockets of the room, whose clients reconnect and find the new owner."""
-
-    def __init__(self, cluster: Cluster, room_id: int, owner: str) -> None:
-        self.cluster = cluster
-        self.room_id = room_id
-        self.owner = owner
-
-    def post(self, message: Message) -> None:
-        cluster = self.cluster
-        payload: dict[str, Any]
-        if isinstance(message, Join):
-            conn = cluster.register(message.connection, self)
-            payload = {
-                "t": "join",
-                "user": message.connection.user_id,
-                "hand": message.connection.hand_index,
-                "since": message.connection.sent_events,
-                "c": conn,
-            }
-        elif isinstance(message, Leave):
-            payload = {"t": "leave", "c": cluster.unregister(message.connection)}
-        elif isinstance(message, FromClient):
-            relay = cluster.connection_id(message.connection)
-            if relay is None:
-                return
-            payload = {"t": "client", "c": relay, "m": INCOMING.dump_python(message.message, mode="json")}
-        elif isinstance(message, RoomChanged):
-            payload = {"t": "room"}
-        elif isinstance(message, Escape):
-            payload = {"t": "escape", "seat": message.seat, "r": cluster.await_reply(message.done)}
-        else:
-            payload = {"t": "dissolve", "r": cluster.await_reply(message.done)}
-        payload["n"] = cluster.node
-        cluster.publish(room_channel(self.room_id), payload, room_id=self.room_id)
+REDIS_RETRY_SECONDS = 0.25  # how often a process whose Redis is away tries it again
 
 
 class Cluster:
@@ -156,18 +82,20 @@ class Cluster:
         # Connections relayed to this process's tables: (node, id) -> connection.
         self.remote: dict[tuple[str, int], tuple[int, RemoteConnection]] = {}
         self.tasks: list[asyncio.Task[None]] = []
+        self.rooms_owned: set[int] = set()  # the room channels this process listens to
+        self.away = False  # Redis does not answer: relays wait for it
+        self.relays_broken = False  # a publish was lost: every relay starts again
         # Set by the owner of the tables (hupai.server.tables.Tables).
         self.deliver: Callable[[int, Message], None] = lambda _room, _message: None
         self.on_owner_change: Callable[[int, str | None], Awaitable[None]] | None = None
         self.on_unheard: Callable[[int], None] = lambda _room: None
+        self.holds: Callable[[int], bool] = lambda _room: True  # whether this process owns the room now
 
     # --- running -------------------------------------------------------------------------------
 
     async def start(self) -> None:
         await self.redis.ping()
-        await self.redis.set(alive_key(self.node), "1", px=int(self.alive_seconds * 1000))
-        self.pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-        await self.pubsub.subscribe(node_channel(self.node), OWNERS)
+        self.pubsub = await self._subscribed()
         self.tasks = [
             asyncio.create_task(self._send(), name="cluster-send"),
             asyncio.create_task(self._listen(), name="cluster-listen"),
@@ -196,6 +124,14 @@ class Cluster:
 
     async def heartbeat(self) -> None:
         """Say this process is alive; close relayed connections of processes that are not."""
+        if self.away:
+            return  # nothing can be said or judged; the relays start again when Redis is back
+        try:
+            await self._heartbeat()
+        except RedisError as error:
+            log.warning("cluster: no heartbeat (%s)", error)
+
+    async def _heartbeat(self) -> None:
         await self.redis.set(alive_key(self.node), "1", px=int(self.alive_seconds * 1000))
         # The processes this one relays to (owners) and from (sockets): are they still there?
         nodes = sorted(
@@ -216,11 +152,35 @@ class Cluster:
                 connection.closed = True  # nobody to tell
                 self.deliver(room_id, Leave(connection))
 
+    async def answers(self, node: str) -> bool:
+        """Whether ``node`` looks able to play a table now: it listens on its channel (a process that
+        died does not) and renewed its alive key on time (a paused one does not). When Redis cannot
+        say, True: the relay then finds out by itself."""
+        try:
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.pubsub_numsub(node_channel(node))
+            pipe.pttl(alive_key(node))
+            ((_channel, listening),), left_ms = await pipe.execute()
+        except Exception:
+            return True
+        # Renewed every third of its life: under 40% left is a renewal missed (-2: no key at all).
+        return bool(listening) and left_ms > self.alive_seconds * 400
+
+    def relayed_rooms(self) -> dict[int, set[str]]:
+        """The rooms this process's sockets are relayed for, and the owners they are relayed to."""
+        rooms: dict[int, set[str]] = {}
+        for _connection, room in self.local.values():
+            rooms.setdefault(room.room_id, set()).add(room.owner)
+        return rooms
+
     async def unheard_nodes(self, nodes: list[str]) -> set[str] | None:
         """Of ``nodes``, those no longer listening on their channel: a process that died (or lost
         Redis) stops listening at once, long before its leases run out. None when this process is
         not heard either (Redis itself restarted or is cut off): then nobody can be judged."""
-        answer = await self.redis.pubsub_numsub(node_channel(self.node), *map(node_channel, nodes))
+        try:
+            answer = await self.redis.pubsub_numsub(node_channel(self.node), *map(node_channel, nodes))
+        except RedisError:
+            return None
         counts = [count for _channel, count in answer]  # in the order asked
         if not counts[0]:
             return None
@@ -247,8 +207,11 @@ class Cluster:
                 for channel, data, _room in batch:
                     pipe.publish(channel, data)
                 heard = await pipe.execute()
-            except Exception:
-                log.exception("cluster: could not publish %d message(s)", len(batch))
+            except Exception as error:
+                # Lost: the relays they belonged to are started again once Redis answers.
+                if not self.away and not self.relays_broken:
+                    log.warning("cluster: could not publish %d message(s) (%s)", len(batch), error)
+                self.relays_broken = True
                 continue
             unheard = {
                 room
@@ -261,17 +224,21 @@ class Cluster:
     async def announce_owner(self, room_id: int, *, released: bool = False) -> None:
         """This process now owns the room's table (or let it go): other processes drop their relays
         to the old owner, and take a released room in play over at once."""
-        await self.redis.publish(
-            OWNERS, json.dumps({"room": room_id, "node": None if released else self.node})
-        )
+        owner = None if released else self.node
+        try:
+            await self.redis.publish(OWNERS, json.dumps({"room": room_id, "node": owner, "from": self.node}))
+        except RedisError as error:  # the others find out from the leases (their relay checks)
+            log.warning("cluster: could not announce room %s's owner (%s)", room_id, error)
 
     # --- the rooms this process owns -----------------------------------------------------------
 
     async def own(self, room_id: int) -> None:
         """Listen to the room's channel (from now on, what is published there reaches this process)."""
         await self._subscription("subscribe", room_channel(room_id))
+        self.rooms_owned.add(room_id)
 
     async def disown(self, room_id: int) -> None:
+        self.rooms_owned.discard(room_id)
         with contextlib.suppress(Exception):
             await self._subscription("unsubscribe", room_channel(room_id))
         for key, (room, connection) in list(self.remote.items()):
@@ -282,6 +249,8 @@ class Cluster:
     async def _subscription(self, command: str, channel: str) -> None:
         # The listening task alone uses the subscription's connection: it runs the command between
         # two reads, and says when Redis has it.
+        if self.away:  # the listener waits for Redis: this would wait as long
+            raise ConnectionError("Redis is away")
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.commands.put_nowait((command, channel, done))
         await done
@@ -302,10 +271,15 @@ class Cluster:
     def connection_id(self, connection: Connection) -> int | None:
         return self.local_ids.get(id(connection))
 
-    def close_relays(self, room_id: int, *, except_owner: str | None = None) -> None:
-        """Close this process's sockets relayed to the room's (old) owner: their clients reconnect."""
+    def close_relays(
+        self, room_id: int, *, except_owner: str | None = None, only_owner: str | None = None
+    ) -> None:
+        """Close this process's sockets relayed to the room's (old) owner — all of them, all but those
+        relayed to ``except_owner``, or only those relayed to ``only_owner``: their clients reconnect."""
         for conn, (connection, room) in list(self.local.items()):
-            if room.room_id == room_id and room.owner != except_owner:
+            if room.room_id != room_id or room.owner == except_owner:
+                continue
+            if only_owner is None or room.owner == only_owner:
                 self.local.pop(conn, None)
                 self.local_ids.pop(id(connection), None)
                 connection.close()
@@ -330,13 +304,19 @@ class Cluster:
                     done.set_result(None)
                 except Exception as error:
                     done.set_exception(error)
+            if self.relays_broken:  # a publish failed: once Redis answers, every relay starts again
+                try:
+                    await self.redis.ping()
+                except Exception as error:
+                    await self._wait_for_redis(error)
+                    continue
+                self._start_relays_again()
             try:
                 item = await self.pubsub.get_message(timeout=LISTEN_POLL_SECONDS)
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("cluster: lost the subscription; retrying")
-                await asyncio.sleep(0.5)
+            except Exception as error:
+                await self._wait_for_redis(error)
                 continue
             if item is None or item.get("type") != "message":
                 continue
@@ -350,10 +330,65 @@ class Cluster:
             except Exception:  # one bad message never stops the relay
                 log.exception("cluster: could not handle a message")
 
+    async def _subscribed(self) -> PubSub:
+        """A new subscription to this process's channels (and say it is alive)."""
+        await self.redis.set(alive_key(self.node), "1", px=int(self.alive_seconds * 1000))
+        pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+        try:
+            rooms = [room_channel(room_id) for room_id in sorted(self.rooms_owned)]
+            await pubsub.subscribe(node_channel(self.node), OWNERS, *rooms)
+        except BaseException:
+            with contextlib.suppress(Exception):
+                await pubsub.aclose()
+            raise
+        return pubsub
+
+    async def _wait_for_redis(self, error: Exception) -> None:
+        """The subscription broke (Redis restarted or is unreachable). The tables here play on for
+        their own sockets; relays wait. Once Redis answers again, listen anew and start every relay
+        again: whatever was published meanwhile is lost, both ways."""
+        self.away = True
+        log.warning("cluster: Redis is away (%s); tables play on for their own sockets", error)
+        old = self.pubsub
+        while True:
+            await asyncio.sleep(REDIS_RETRY_SECONDS)
+            try:
+                self.pubsub = await self._subscribed()
+                break
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                continue
+        if old is not None:
+            with contextlib.suppress(Exception):
+                await old.aclose()
+        self.away = False
+        self._start_relays_again()
+        log.warning("cluster: Redis is back; relayed sockets reconnect")
+
+    def _start_relays_again(self) -> None:
+        """Messages were lost (a publish failed, or Redis restarted): close this process's relayed
+        sockets (their clients reconnect with ``hand``/``since`` and miss nothing) and forget the
+        connections relayed here (their sockets are being closed), and drop what is still queued
+        for them."""
+        self.relays_broken = False
+        while not self.outgoing.empty():
+            self.outgoing.get_nowait()
+        for connection, _room in list(self.local.values()):
+            self.unregister(connection)
+            connection.close()
+        for key, (room_id, connection) in list(self.remote.items()):
+            del self.remote[key]
+            connection.closed = True  # its socket's process closes the socket
+            self.deliver(room_id, Leave(connection))
+
     async def _received(self, channel: str, payload: dict[str, Any]) -> None:
         if channel == OWNERS:
             room_id, owner = int(payload["room"]), payload["node"]
-            self.close_relays(room_id, except_owner=owner)
+            if owner is None:  # let go: only the sockets relayed to the process that let it go
+                self.close_relays(room_id, only_owner=payload.get("from"))
+            else:
+                self.close_relays(room_id, except_owner=owner)
             if owner != self.node and self.on_owner_change is not None:
                 await self.on_owner_change(room_id, owner)
         elif channel.startswith(PREFIX + "node:"):
@@ -371,7 +406,12 @@ class Cluster:
                 done.set_result(None)
             return
         entry = self.local.get(int(payload["c"]))
-        if entry is not None and payload.get("close"):
+        # Only the process this socket is relayed to may close it, or the room's owner now, for a socket
+        # relayed to the one before: a paused owner that comes back answers what waited for it (joins
+        # and moves the new owner has served) with closes that must not reach those sockets.
+        if entry is None or not payload.get("close"):
+            return
+        if payload.get("o") == entry[1].owner or payload.get("rejoin"):
             self.unregister(entry[0])
             entry[0].close()
 
@@ -396,11 +436,12 @@ class Cluster:
             return Join(connection)
         entry = self.remote.get(key)
         if entry is None:
-            if kind == "client":
+            if kind == "client" and self.holds(room_id):
                 # From a socket that joined the room's previous owner (sent before its process heard
                 # of the takeover): lost here, an answer would stall the table until its clock runs
                 # out. Closed instead, the client reconnects, joins this owner and answers again.
-                self.publish(node_channel(node), {"c": key[1], "close": True})
+                # (Said only by the owner: a paused process that lost the table stays quiet.)
+                self.publish(node_channel(node), {"c": key[1], "close": True, "o": self.node, "rejoin": True})
             return None
         if kind == "leave":
             del self.remote[key]

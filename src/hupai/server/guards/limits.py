@@ -14,6 +14,7 @@ from collections import Counter, deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
+from redis.exceptions import RedisError
 from starlette.concurrency import run_in_threadpool
 
 from hupai.server.errors import Busy, RateLimited
@@ -95,6 +96,33 @@ class LocalWindow:
         self.limiter.check(key, message)
 
 
+class SharedOrLocalWindow:
+    """A limit shared by every process while Redis answers, and counted in this process while it is
+    away: a Redis restart neither stops logins and new rooms nor lifts the limits."""
+
+    def __init__(self, shared: SharedWindow, local: LocalWindow) -> None:
+        self.shared = shared
+        self.local = local
+
+    async def wait(self, key: str) -> float:
+        try:
+            return await self.shared.wait(key)
+        except RedisError:
+            return await self.local.wait(key)
+
+    async def record(self, key: str) -> None:
+        try:
+            await self.shared.record(key)
+        except RedisError:
+            await self.local.record(key)
+
+    async def check(self, key: str, message: str) -> None:
+        try:
+            await self.shared.check(key, message)
+        except RedisError:
+            await self.local.check(key, message)
+
+
 class SocketCounts:
     """The table sockets open in this process, per player and per address, for their limits."""
 
@@ -122,7 +150,7 @@ class Limits:
         def window(name: str, limit: int, seconds: float) -> Window:
             if redis is None:
                 return LocalWindow(limit, seconds)
-            return SharedWindow(redis, name, limit, seconds)
+            return SharedOrLocalWindow(SharedWindow(redis, name, limit, seconds), LocalWindow(limit, seconds))
 
         self.login_by_address = window("login-address", settings.login_attempts_per_address, 60.0)
         self.login_by_name = window("login-name", settings.login_attempts_per_name, 60.0)

@@ -22,9 +22,15 @@ AFTER_TABLE_SECONDS = 10.0
 router = APIRouter()
 
 
-async def _changed(tables: Tables, store: Store, number: str) -> None:
+async def _changed(tables: Tables, store: Store, number: str, status: str) -> None:
+    """Tell the room's table (here or on another process) that the room changed. A room in play needs
+    its table running (it deals, bots play); a waiting room's table runs only while someone watches it,
+    and starting one for nobody would only take a lease to give it up again."""
     room_id = await run_in_threadpool(store.rooms.room_id, number)
-    await tables.post(room_id, RoomChanged())
+    if status == "playing":
+        await tables.post(room_id, RoomChanged())
+    else:
+        await tables.tell(room_id, RoomChanged())
 
 
 async def _after_table(done: asyncio.Future[None], store: Store, number: str) -> RoomOut:
@@ -57,14 +63,14 @@ async def room(number: str, store: StoreDep) -> RoomOut:
 @router.post("/api/rooms/{number}/sit")
 async def sit(number: str, body: SitIn, user: UserDep, store: StoreDep, tables: TablesDep) -> RoomOut:
     out = await run_in_threadpool(store.rooms.sit, number, user.id, body.seat)
-    await _changed(tables, store, number)
+    await _changed(tables, store, number, out.status)
     return out
 
 
 @router.post("/api/rooms/{number}/bots")
 async def bots(number: str, body: BotIn, user: UserDep, store: StoreDep, tables: TablesDep) -> RoomOut:
     out = await run_in_threadpool(store.rooms.add_bots, number, user.id, body.seat, body.level)
-    await _changed(tables, store, number)
+    await _changed(tables, store, number, out.status)
     return out
 
 
@@ -73,21 +79,21 @@ async def remove(
     number: str, body: SeatNumberIn, user: UserDep, store: StoreDep, tables: TablesDep
 ) -> RoomOut:
     out = await run_in_threadpool(store.rooms.remove, number, user.id, body.seat)
-    await _changed(tables, store, number)
+    await _changed(tables, store, number, out.status)
     return out
 
 
 @router.post("/api/rooms/{number}/ready")
 async def ready(number: str, body: ReadyIn, user: UserDep, store: StoreDep, tables: TablesDep) -> RoomOut:
     out = await run_in_threadpool(store.rooms.set_ready, number, user.id, body.ready)
-    await _changed(tables, store, number)
+    await _changed(tables, store, number, out.status)
     return out
 
 
 @router.post("/api/rooms/{number}/start")
 async def start(number: str, user: UserDep, store: StoreDep, tables: TablesDep) -> RoomOut:
     out = await run_in_threadpool(store.rooms.start, number, user.id)
-    await _changed(tables, store, number)
+    await _changed(tables, store, number, out.status)
     return out
 
 
@@ -98,7 +104,7 @@ async def leave(number: str, user: UserDep, store: StoreDep, tables: TablesDep) 
     current = await run_in_threadpool(store.rooms.room, number)
     if current.status == "waiting":
         out = await run_in_threadpool(store.rooms.stand, number, user.id)
-        await _changed(tables, store, number)
+        await _changed(tables, store, number, out.status)
         return out
     if current.status == "closed":
         raise Conflict(f"the room was closed: {current.closed_reason}")

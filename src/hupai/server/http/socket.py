@@ -15,17 +15,17 @@ from fastapi import APIRouter, Query, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 
-from hupai.server.cluster.relay import RemoteRoom
+from hupai.server.cluster.remote import RemoteRoom
 from hupai.server.errors import NotFound
 from hupai.server.guards.edge import foreign_origin
 from hupai.server.guards.limits import Limits, SocketCounts
 from hupai.server.guards.shared_limits import SharedSocketCounts
 from hupai.server.http.deps import COOKIE, LOG_IN_FIRST
-from hupai.server.protocol import INCOMING, ClientMessageType, Sync, error_message
+from hupai.server.protocol import INCOMING, ClientMessageType, Ping, Sync, error_message
 from hupai.server.settings import Settings
 from hupai.server.storage.store import Store
 from hupai.server.table.messages import Connection, FromClient, Join, Leave, Message
-from hupai.server.tables import Tables
+from hupai.server.tables import Route, Tables
 
 CLOSE_UNAUTHORIZED = 4401
 CLOSE_FORBIDDEN = 4403
@@ -34,6 +34,7 @@ CLOSE_POLICY = 1008
 CLOSE_TOO_MANY = 4429  # too many table sockets open for this user or address
 SYNC_TOO_SOON = "sync too soon; this one was dropped"
 FLOOD_LIMIT = 200  # refused messages in a row before a flooding client is cut off
+EARLY_MESSAGES = 50  # kept for the table while it is being found (more are dropped)
 
 router = APIRouter()
 
@@ -88,9 +89,18 @@ async def _play(socket: WebSocket, number: str, connection: Connection, settings
     except NotFound as error:
         await _refuse(socket, CLOSE_NOT_FOUND, "not_found", error.message)
         return
-    route = await tables.route(room_id)
+    # Finding the table may take a while (its owner just died: the socket waits for the takeover),
+    # so the socket is read from the start: pings are answered, and what else the client sends
+    # waits, in order, for the table.
+    routed: list[Route] = []
+    early: list[Message] = []
 
     def post(message: Message) -> None:
+        if not routed:
+            if len(early) < EARLY_MESSAGES:
+                early.append(message)
+            return
+        route = routed[0]
         if isinstance(route, RemoteRoom):
             route.post(message)
         elif (table := tables.local(room_id)) is not None:
@@ -98,11 +108,34 @@ async def _play(socket: WebSocket, number: str, connection: Connection, settings
         else:  # this process lost the table: the client reconnects and finds its new owner
             connection.close()
 
-    post(Join(connection))
+    async def find_and_join() -> None:
+        route = await tables.route(room_id)
+        if connection.closed:  # the client left meanwhile
+            return
+        # Joined with no await in between: a table just started for this socket would otherwise run
+        # first, find nobody there and end.
+        routed.append(route)
+        post(Join(connection))
+        for message in early:
+            post(message)
+        early.clear()
+
+    finding = asyncio.create_task(find_and_join())
     writer = asyncio.create_task(_pump(socket, connection))
+    reader = asyncio.create_task(_read(socket, connection, post, settings))
+    await asyncio.wait({finding, reader}, return_when=asyncio.FIRST_COMPLETED)
+    if not routed:
+        # The client left while the table was being found (the search ends by itself: stopping it
+        # halfway through taking a lease could leave the lease held and no table), or finding failed.
+        finding.add_done_callback(lambda task: task.cancelled() or task.exception())
+        reader.cancel()
+        connection.close()
+        await asyncio.gather(reader, writer, return_exceptions=True)
+        return
     try:
-        await _read(socket, connection, post, settings)
+        await reader
     finally:
+        route = routed[0]
         if isinstance(route, RemoteRoom):
             route.post(Leave(connection))
         elif (current := tables.tables.get(room_id)) is not None:
@@ -204,6 +237,9 @@ async def _read(
                 return
             continue
         refused = 0
+        if isinstance(message, Ping):  # answered here: a live socket says so even while its table moves
+            connection.send({"type": "pong"})
+            continue
         assert message is not None
         post(FromClient(connection, message))
 

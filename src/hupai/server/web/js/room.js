@@ -16,6 +16,10 @@ import { checkRecord, contributionFor, rememberedContribution, showFairDetails, 
 import { escapeHtml, html, toast } from "./util.js";
 
 const RECONNECT_MS = 1000;
+// The heartbeat: a socket quiet this long sends a ping; one that then hears nothing this long is
+// given up (its server is paused or cut off) and a new one opened at once. bench/failover.py plays so.
+const PING_AFTER_MS = 2500;
+const PONG_WITHIN_MS = 2000;
 const REVEAL_MS = 1500; // the open hands and the winner's call are seen before the hand's sheet
 const QUIET_ERRORS = ["already_contributed", "deal_closed"]; // a contribution resent after a reconnect
 
@@ -66,17 +70,43 @@ class TableClient {
     const socket = new WebSocket(`${scheme}://${location.host}/api/rooms/${this.number}/ws?${query}`);
     this.socket = socket;
     this.contributed = new Set(); // the hands this connection sent a contribution for
+    this.heardAt = performance.now();
+    this.pingedAt = null;
     socket.addEventListener("open", () => {
       this.connected = true;
+      this.heardAt = performance.now();
       this.render();
     });
-    socket.addEventListener("message", (event) => this.receive(JSON.parse(event.data)));
+    socket.addEventListener("message", (event) => {
+      if (socket !== this.socket) return; // a socket given up on
+      this.heardAt = performance.now();
+      this.pingedAt = null;
+      this.receive(JSON.parse(event.data));
+    });
     socket.addEventListener("close", () => {
+      if (socket !== this.socket) return;
       this.connected = false;
       if (this.closed) return;
       this.render();
       setTimeout(() => !this.closed && this.connect(), RECONNECT_MS);
     });
+  }
+
+  heartbeat() {
+    if (!this.connected || this.closed) return;
+    const now = performance.now();
+    if (this.pingedAt === null && now - this.heardAt > PING_AFTER_MS) {
+      this.pingedAt = now;
+      this.send({ type: "ping" });
+    } else if (this.pingedAt !== null && now - this.pingedAt > PONG_WITHIN_MS) {
+      // No answer: a paused server would hold a closing handshake for long, so do not wait for it.
+      const dead = this.socket;
+      this.socket = null;
+      this.connected = false;
+      dead.close();
+      this.render();
+      this.connect();
+    }
   }
 
   close() {
@@ -409,6 +439,7 @@ class TableClient {
 
   // The countdowns: the decision clock and the next-hand timer; the sheet once the win was seen.
   tick() {
+    this.heartbeat();
     if (this.table && this.update) this.table.tick();
     if (this.handEnd && !this.root.querySelector('[data-role="hand-end"]') && performance.now() >= this.revealAt) this.render();
     const next = this.root.querySelector('[data-role="next-in"]');
