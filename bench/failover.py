@@ -72,7 +72,8 @@ FAULTS = ("kill", "term", "stop", "postgres", "redis")
 PROCESS_FAULTS = ("kill", "term", "stop")
 
 SERVE = """
-import json, logging, sys
+import faulthandler, json, logging, signal, sys
+faulthandler.register(signal.SIGUSR1, all_threads=True)  # every thread's stack into the log
 logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
 from hupai.server.app import serve
 from hupai.server.settings import Settings
@@ -250,8 +251,9 @@ class Balancer:
 
 class Client:
     """One seat's player over a real socket, as the browser plays: answers every prompt (a win when it
-    may, otherwise any legal action), checks that each update continues where the last one ended,
-    and when its socket closes opens it again at the next process with ``hand``/``since``."""
+    may, a kong when it may, otherwise any legal action), checks that each update continues where the
+    last one ended, and when its socket closes opens it again at the next process with
+    ``hand``/``since``."""
 
     def __init__(
         self, room: Room, urls: list[str], balancer: Balancer, rng: random.Random, silent: float
@@ -263,6 +265,7 @@ class Client:
         self.problems: list[str] = []
         self.silences: list[str] = []
         self.drops: list[str] = []
+        self.last: str = ""  # the last message heard, in short (for a stuck room)
         self.stop = False
 
     @property
@@ -298,7 +301,7 @@ class Client:
 
     async def _listen(self, ws: ClientConnection, url: str) -> bool:
         """Play over one socket until it closes; False when its process stopped answering."""
-        heard = time.monotonic()
+        heard = alive = time.monotonic()  # the table's last message; any message (a pong too)
         pinged: float | None = None
         answered: set[int] = set()  # per socket: a prompt repeated after a reconnect is answered again
         while not self.stop:
@@ -311,7 +314,7 @@ class Client:
                     self.silences.append(f"{where} silent {now - heard:.1f} s while the room moved on")
                     return True
                 # The browser's heartbeat (room.js): a ping after a quiet spell; no answer, a new socket.
-                if pinged is None and now - heard > PING_AFTER_SECONDS:
+                if pinged is None and now - alive > PING_AFTER_SECONDS:
                     pinged = now
                     await ws.send(json.dumps({"type": "ping"}))
                 elif pinged is not None and now - pinged > PONG_WITHIN_SECONDS:
@@ -319,9 +322,11 @@ class Client:
                     ws.transport.abort()  # no closing handshake with a process that does not answer
                     return False
                 continue
-            heard, pinged = time.monotonic(), None
+            alive, pinged = time.monotonic(), None
             message = json.loads(text)
             kind = message["type"]
+            if kind != "pong":  # a pong says the process lives, not that the table talks to this socket
+                heard = alive
             if kind == "match_end":
                 self.summary = message
                 return True
@@ -330,6 +335,7 @@ class Client:
             elif kind == "update":
                 self._update(message, heard)
                 prompt = message.get("prompt")
+                self.last = f"{time.strftime('%X')} hand {message['hand']}, event {message['from']}"
                 if prompt is not None and not prompt["automatic"] and prompt["seq"] not in answered:
                     answered.add(prompt["seq"])
                     asyncio.get_running_loop().create_task(self._answer(ws, prompt))
@@ -351,8 +357,11 @@ class Client:
     async def _answer(self, ws: ClientConnection, prompt: dict[str, Any]) -> None:
         await asyncio.sleep(self.rng.uniform(0.01, 0.08))
         legal = prompt["legal"]
+        # A win when it may; a kong whenever it may (kongs, added ones above all, are what a rebuilt
+        # hand must number exactly as the table did); otherwise any legal action.
         wins = [action for action in legal if action["act"] == "hu"]
-        choice = wins[0] if wins else self.rng.choice(legal)
+        kongs = [action for action in legal if action["act"] == "kong"]
+        choice = (wins or kongs or [self.rng.choice(legal)])[0]
         action = {key: value for key, value in choice.items() if key != "seat"}
         with contextlib.suppress(ConnectionClosed):
             await ws.send(json.dumps({"type": "act", "seq": prompt["seq"], "action": action}))
@@ -424,7 +433,17 @@ class Chaos:
                 lambda: all(room.reached >= (0, self.args.events) for room in phase.rooms), 60, "mid-hand"
             )
             await self._inject(phase)
-            await self._until(lambda: all(c.summary for r in phase.rooms for c in r.clients), 180, "the end")
+            ended = await self._until(
+                lambda: all(c.summary for r in phase.rooms for c in r.clients), 180, "the end"
+            )
+            if not ended:  # what the servers are doing: their threads' stacks go to their logs
+                for server in self.servers:
+                    server.signal(signal.SIGUSR1)
+                if self.args.verbose:
+                    for room in phase.rooms:
+                        for seat, client in enumerate(room.clients):
+                            if client.summary is None:
+                                print(f"stuck {room.number}/{seat}: {client.last}", file=sys.stderr)
         finally:
             for room in phase.rooms:
                 for client in room.clients:

@@ -149,7 +149,9 @@ class Cluster:
         for (node, conn), (room_id, connection) in list(self.remote.items()):
             if node in gone:
                 del self.remote[(node, conn)]
-                connection.closed = True  # nobody to tell
+                # Told all the same: a process only late with its heartbeat (its database was away)
+                # closes the socket, whose client comes back, rather than keep it open and silent.
+                connection.close()
                 self.deliver(room_id, Leave(connection))
 
     async def answers(self, node: str) -> bool:
