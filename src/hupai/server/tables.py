@@ -352,7 +352,7 @@ class Tables:
     # --- leases ------------------------------------------------------------------------------------
 
     async def _maintain(self) -> None:
-        assert self.leases is not None and self.cluster is not None
+        assert self.leases is not None
         every = self.leases.seconds / 3
         failed = False
         while True:
@@ -374,7 +374,8 @@ class Tables:
                 log.exception("tables: could not renew leases")
                 # Still alive, whatever the database: the others must not take this process for dead
                 # and drop the sockets relayed to and from it.
-                await self.cluster.heartbeat()
+                if self.cluster is not None:
+                    await self.cluster.heartbeat()
                 continue
             # Takeovers run beside the renewals: however long rebuilding tables takes (or waiting for
             # a socket's own takeover of a room), the leases held and just taken are renewed in time.

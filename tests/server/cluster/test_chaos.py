@@ -3,11 +3,11 @@
 Three ``hupai serve`` processes on PostgreSQL and Redis, network players spread over them: kill -9 of
 a table's owner, SIGTERM, SIGSTOP then SIGCONT, a PostgreSQL restart, a Redis kill and restart. For
 each, bench/failover.py (which this runs, with two rooms per fault) checks that every match finishes
-all its hands, that its totals equal the replay of its stored record, that every client was told
-every stored move once and in order, that no socket stayed open and silent for 10 s while its room
-moved on, and counts the reconnects per client. ``HUPAI_TEST_DATABASE_URL`` names the PostgreSQL and
-``HUPAI_TEST_PG_CTL`` its control command (``.ci/run`` sets both); without them this is skipped,
-except in CI, where it fails.
+all its hands, that its totals equal the replay of its stored record, that every client heard the
+replay's events as its seat sees them, once and in order, that no socket stayed open and silent for
+10 s while its room moved on, and counts the reconnects per client. ``HUPAI_TEST_DATABASE_URL``
+names the PostgreSQL and ``HUPAI_TEST_PG_CTL`` its control command (``.ci/run`` sets both); without
+them this is skipped, except in CI, where it fails.
 """
 
 from __future__ import annotations
