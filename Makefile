@@ -24,7 +24,7 @@ BOTH_BUILDS := tests/test_native.py tests/test_hand_golden.py tests/test_hand_pr
 	tests/test_tiles.py
 WITH_COMPILE := $(if $(filter 1,$(HUPAI_COMPILE)),compile)
 
-.PHONY: run test test-pure lint compile bench bench-server golden clean sync lock lock-check
+.PHONY: run run-lan test test-pure lint compile bench bench-server golden clean sync lock lock-check
 
 $(UV_HOME)/bin/uv: requirements/uv.txt
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "hupai needs Python 3.11 or newer (set PYTHON=...)")'
@@ -67,6 +67,10 @@ compile: $(COMPILE_STAMP)
 
 run: sync $(WITH_COMPILE)
 	$(BIN)/hupai serve
+
+# The same, reachable from phones and other computers on the local network (invitations use its address).
+run-lan: sync $(WITH_COMPILE)
+	$(BIN)/hupai serve --lan
 
 lint: sync lock-check
 	$(BIN)/ruff check .

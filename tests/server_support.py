@@ -98,9 +98,9 @@ def server(url: str, **overrides: Any) -> Iterator[TestClient]:
 
 
 @contextmanager
-def sqlite_server(folder: Path) -> Iterator[TestClient]:
+def sqlite_server(folder: Path, **overrides: Any) -> Iterator[TestClient]:
     """A fast server on a fresh SQLite file in ``folder`` (tests that need no PostgreSQL run)."""
-    with server(f"sqlite:///{folder / 'hupai.sqlite3'}") as client:
+    with server(f"sqlite:///{folder / 'hupai.sqlite3'}", **overrides) as client:
         yield client
 
 

@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+import time
+import urllib.request
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from hupai.cli import app
+
+from .server_support import free_port
 
 runner = CliRunner()
 
@@ -186,3 +192,51 @@ def test_serve_with_workers_needs_redis() -> None:
     result = runner.invoke(app, ["serve", "--workers", "2", "--database-url", "sqlite:///unused.sqlite3"])
     assert result.exit_code == 2
     assert "--workers above 1 needs Redis" in result.output
+
+
+def test_serve_lan_listens_where_friends_reach_it_and_invites_with_that_address(tmp_path: Path) -> None:
+    """``hupai serve --lan`` (``make run-lan``) prints the machine's addresses on the local network,
+    answers on them, and its invitations carry the first one (issue 32)."""
+    port = free_port()
+    command = [sys.executable, "-m", "hupai", "serve", "--lan", "--port", str(port)]
+    command += ["--database-url", f"sqlite:///{tmp_path / 'lan.sqlite3'}"]
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        assert server.stdout is not None
+        urls: list[str] = []
+        for line in server.stdout:
+            if line.startswith("on the local network: "):
+                urls.append(line.split(": ", 1)[1].strip())
+            if line.startswith("database:"):
+                break
+        if not urls:
+            pytest.skip("this machine has no address on a local network")
+        assert not urls[0].startswith("http://127.")
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                health = json.loads(urllib.request.urlopen(f"{urls[0]}api/health", timeout=2).read())
+                break
+            except OSError:
+                assert time.monotonic() < deadline and server.poll() is None
+                time.sleep(0.2)
+        assert health["ok"] is True
+        request = urllib.request.Request(
+            f"{urls[0]}api/guest",
+            data=b'{"name": "\\u5c0f\\u660e"}',
+            headers={"Content-Type": "application/json"},
+        )
+        token = json.loads(urllib.request.urlopen(request, timeout=5).read())["token"]
+        request = urllib.request.Request(
+            f"{urls[0]}api/rooms",
+            data=b'{"preset": "nanjing"}',
+            headers={"Content-Type": "application/json", "Authorization": f"Bearer {token}"},
+        )
+        number = json.loads(urllib.request.urlopen(request, timeout=5).read())["number"]
+        local = json.loads(
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/rooms/{number}/invite").read()
+        )
+        assert local == {"link": f"{urls[0]}#/join/{number}", "reachable": True}
+    finally:
+        server.terminate()
+        server.wait(timeout=30)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import random
@@ -696,6 +697,20 @@ def serve(
     workers: Annotated[
         int, typer.Option(min=1, max=64, help="Server processes on this machine (more than 1 needs Redis).")
     ] = 1,
+    public_url: Annotated[
+        str | None,
+        typer.Option(
+            help="The address friends open, e.g. https://mahjong.example.com (default: $HUPAI_PUBLIC_URL): "
+            "invitation links and QR codes use it."
+        ),
+    ] = None,
+    lan: Annotated[
+        bool,
+        typer.Option(
+            "--lan",
+            help="Listen on every interface and invite with this machine's address on the local network.",
+        ),
+    ] = False,
 ) -> None:
     """Start the multiplayer server: private rooms, bots in empty seats, stored games."""
     try:
@@ -703,20 +718,63 @@ def serve(
         from hupai.server.settings import Settings
     except ImportError as error:  # the server's libraries are an extra
         _fail(f"the server needs its libraries: pip install 'hupai[server]' ({error.name} is missing)")
-    overrides = {"database_url": database_url, "redis_url": redis_url}
+    lan_urls: list[str] = []
+    if lan:
+        host = "0.0.0.0"  # asked for: friends on the local network
+        lan_urls = [f"http://{address}:{port}" for address in _lan_addresses()]
+        if not lan_urls:
+            _fail("--lan: this machine has no address on a local network (only loopback)")
+    overrides = {
+        "database_url": database_url,
+        "redis_url": redis_url,
+        "public_url": (public_url or "").rstrip("/") or (lan_urls[0] if lan_urls else None),
+    }
     try:
         settings = Settings.from_env(**{name: value for name, value in overrides.items() if value})
-    except ValueError as error:  # a limit set in the environment that is no number
+    except ValueError as error:  # a limit set in the environment that is no number, a bad public URL
         _fail(str(error))
     if workers > 1 and not settings.redis_url:
         _fail("--workers above 1 needs Redis (--redis-url or HUPAI_REDIS_URL), so the processes share tables")
     console.print(f"[bold]hupai {__version__}[/] server at [bold]http://{host}:{port}/[/]")
+    for url in lan_urls:
+        console.print(f"on the local network: [bold]{url}/[/]")
+    if settings.public_url:
+        console.print(f"invitations: {settings.public_url}/#/join/<room>")
+        if lan:
+            _print_qr(f"{settings.public_url}/")
+    elif not settings.reachable_by_friends:
+        console.print(
+            "[yellow]listening on this machine only: friends on other devices cannot open invitations "
+            "(use --lan, or --public-url behind a proxy)[/]"
+        )
     console.print(f"database: {_shown_url(settings.database_url)}")
     if settings.redis_url:
         console.print(
             f"redis: {_shown_url(settings.redis_url)} ({workers} process{'es' if workers > 1 else ''})"
         )
     serve_forever(settings, host=host, port=port, workers=workers)
+
+
+def _lan_addresses() -> list[str]:
+    """This machine's IPv4 addresses on its networks, the one with the default route first (a UDP
+    socket "connected" to a documentation address sends nothing but says which address it would use)."""
+    import socket
+
+    found: list[str] = []
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.connect(("192.0.2.1", 9))
+        found.append(probe.getsockname()[0])
+    with contextlib.suppress(OSError):
+        for *_, address in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
+            found.append(str(address[0]))
+    return [address for address in dict.fromkeys(found) if not address.startswith("127.")]
+
+
+def _print_qr(url: str) -> None:
+    """The address as a QR code in the terminal, for a phone's camera."""
+    import segno
+
+    segno.make_qr(url, error="m").terminal(compact=True)
 
 
 @app.command("bot")

@@ -139,3 +139,18 @@ def test_the_escape_warning_names_each_rule_set_s_own_cost(page: Page, base_url:
     assert warnings["nanning"].startswith("本规则逃跑不扣分")
     assert warnings["enshi"].startswith("本规则逃跑不扣分")
     assert all(text.endswith("确定离开？") for text in warnings.values())
+
+
+def test_an_invitation_from_a_server_on_this_machine_only_says_so(pages: Watched, base_url: str) -> None:
+    """The test server listens on loopback with no public address: a friend on a phone could not open
+    its link, and the invitation warns, at every size and in both languages (issue 32)."""
+    host = pages.page()
+    enter(host, base_url, "房主")
+    create_room(host)
+    warning = host.locator('[data-role="invite"] [data-role="invite-warning"]')
+    expect(warning).to_be_visible()
+    expect(warning).to_contain_text("make run-lan")
+    expect(warning).to_contain_text("只在这台电脑上")
+    host.click("#lang")
+    expect(warning).to_contain_text("friends on other devices cannot open this link")
+    shoot(host, "invite-local-only")

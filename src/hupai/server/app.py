@@ -15,6 +15,7 @@ import logging
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -33,7 +34,7 @@ from hupai.server.guards.edge import RequestGuard, log_config
 from hupai.server.guards.limits import Limits
 from hupai.server.http import accounts, records, rooms, site, socket
 from hupai.server.http.site import WEB
-from hupai.server.settings import DATABASE_ENV, REDIS_ENV, Settings
+from hupai.server.settings import DATABASE_ENV, LISTEN_HOST_ENV, PUBLIC_URL_ENV, REDIS_ENV, Settings
 from hupai.server.storage.accounts import verify_password
 from hupai.server.storage.database import connect, migrate, outage, release
 from hupai.server.storage.store import Store
@@ -204,11 +205,14 @@ def serve(
             raise ValueError("several processes need Redis to share tables (--redis-url or HUPAI_REDIS_URL)")
         os.environ[DATABASE_ENV] = settings.database_url
         os.environ[REDIS_ENV] = settings.redis_url
+        os.environ[LISTEN_HOST_ENV] = host
+        if settings.public_url is not None:
+            os.environ[PUBLIC_URL_ENV] = settings.public_url
         migrate(settings.database_url)  # once, before the workers start
         application: Any = "hupai.server.app:app_from_env"
     else:
         _tune_gc()
-        application = create_app(settings)
+        application = create_app(replace(settings, listen_host=host))
     uvicorn.run(
         application,
         factory=workers > 1,

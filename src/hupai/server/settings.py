@@ -4,6 +4,7 @@ one hostile client from hurting everyone else (docs/security.md, "Accounts and H
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -14,6 +15,12 @@ SECURE_COOKIES_ENV = "HUPAI_SECURE_COOKIES"  # "1": Secure cookies even on plain
 ALLOWED_ORIGINS_ENV = "HUPAI_ALLOWED_ORIGINS"  # comma-separated origins besides the server's own
 TRUSTED_PROXY_ENV = "HUPAI_TRUSTED_PROXY"  # "1": believe X-Forwarded-Proto/-For/-Host
 REDIS_ENV = "HUPAI_REDIS_URL"  # many server processes share tables through this Redis (docs/deploy.md)
+PUBLIC_URL_ENV = "HUPAI_PUBLIC_URL"  # the address friends open: invitation links and QR codes use it
+LISTEN_HOST_ENV = "HUPAI_LISTEN_HOST"  # set by `hupai serve` for its worker processes
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+PUBLIC_URL_PATTERN = re.compile(
+    r"https?://(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?"
+)
 
 
 def default_database_url() -> str:
@@ -63,6 +70,22 @@ class Settings:
     # after its owner was last heard of, and another process then takes the table over.
     redis_url: str | None = None
     lease_seconds: float = 5.0
+    # Invitations (issue 32): the address friends open, when the server is behind a proxy or a name;
+    # and the address the server listens on (on loopback only, with no public address, friends on
+    # other devices cannot reach it, and the invitation says so).
+    public_url: str | None = None
+    listen_host: str = "127.0.0.1"
+
+    def __post_init__(self) -> None:
+        if self.public_url is not None and not PUBLIC_URL_PATTERN.fullmatch(self.public_url):
+            raise ValueError(
+                f"the public URL must be http(s)://host[:port], nothing after it: {self.public_url!r}"
+            )
+
+    @property
+    def reachable_by_friends(self) -> bool:
+        """Whether an invitation can reach another device: a public address, or a non-loopback one."""
+        return self.public_url is not None or self.listen_host not in LOOPBACK_HOSTS
 
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:
@@ -76,6 +99,8 @@ class Settings:
             allowed_origins=_origins(os.environ.get(ALLOWED_ORIGINS_ENV, "")),
             trusted_proxy=_flag(os.environ.get(TRUSTED_PROXY_ENV, "")),
             redis_url=os.environ.get(REDIS_ENV) or None,
+            public_url=public_url(os.environ.get(PUBLIC_URL_ENV, "")),
+            listen_host=os.environ.get(LISTEN_HOST_ENV) or "127.0.0.1",
         )
         return replace(settings, **{**_limits_from_env(), **overrides})  # type: ignore[arg-type]
 
@@ -124,6 +149,11 @@ def _limits_from_env() -> dict[str, int | float]:
             raise ValueError(f"{limit_env(name)}={text!r}: must be more than 0")
         found[name] = value
     return found
+
+
+def public_url(value: str) -> str | None:
+    """A public address as given (``HUPAI_PUBLIC_URL``, ``--public-url``), without a trailing slash."""
+    return value.strip().rstrip("/") or None
 
 
 def _flag(value: str) -> bool:

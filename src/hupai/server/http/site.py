@@ -21,6 +21,7 @@ from hupai.rules.options import option_range
 from hupai.server.errors import BadRequest
 from hupai.server.http.deps import StoreDep
 from hupai.server.schemas import RuleCardOut, ScoreIn
+from hupai.server.settings import Settings
 from hupai.server.storage.outputs import rule_card
 
 WEB = Path(__file__).parent.parent / "web"
@@ -77,6 +78,15 @@ async def room_qr(number: str, request: Request, store: StoreDep) -> Response:
     )
 
 
+@router.get("/api/rooms/{number}/invite")
+async def room_invite(number: str, request: Request, store: StoreDep) -> dict[str, Any]:
+    """The room's invitation: the link its QR code draws, and whether a friend on another device can
+    open it (not when the server listens on this machine only and knows no public address)."""
+    await run_in_threadpool(store.rooms.room, number)  # a room that exists, or 404
+    settings: Settings = request.app.state.settings
+    return {"link": _invite_link(request, number), "reachable": settings.reachable_by_friends}
+
+
 def _labels_with_ranges(card: RuleCardOut) -> dict[str, Any]:
     """The rule set's option labels, with ``min`` and ``max`` for every whole-number option (or list
     of them), so a client's number inputs refuse what the server would."""
@@ -91,8 +101,12 @@ def _labels_with_ranges(card: RuleCardOut) -> dict[str, Any]:
 
 
 def _invite_link(request: Request, number: str) -> str:
-    """``{scheme}://{host}/#/join/{number}`` for the host the request came to (a host that is not a
+    """``{public URL}/#/join/{number}`` when the server was given its public address, else
+    ``{scheme}://{host}/#/join/{number}`` for the host the request came to (a host that is not a
     plain host name or address, or is too long for a small code, is refused)."""
+    settings: Settings = request.app.state.settings
+    if settings.public_url is not None:
+        return f"{settings.public_url}/#/join/{number}"
     host = request.headers.get("host", "")
     scheme = request.url.scheme
     if scheme not in ("http", "https") or len(host) > MAX_INVITE_HOST or not HOST_PATTERN.fullmatch(host):

@@ -59,6 +59,7 @@ export const api = {
   rulesets: () => call("GET", "/api/rulesets"),
   createRoom: (spec) => call("POST", "/api/rooms", spec),
   room: (number) => call("GET", `/api/rooms/${number}`),
+  invite: (number) => call("GET", `/api/rooms/${number}/invite`),
   sit: (number, seat) => call("POST", `/api/rooms/${number}/sit`, seat === undefined ? {} : { seat }),
   bots: (number, seat, level) =>
     call("POST", `/api/rooms/${number}/bots`, seat === undefined ? { level } : { seat, level }),

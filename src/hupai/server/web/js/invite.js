@@ -1,14 +1,20 @@
 // Inviting friends, as 房卡 apps do: the room's link (#/join/NNNNNN on this server) in a read-only
 // field, buttons that copy the link and the number, and the link's QR code drawn by the server
-// (GET /api/rooms/{number}/qr.svg, made from the address this page came from).
+// (GET /api/rooms/{number}/qr.svg). The link is the server's (GET /api/rooms/{number}/invite): its
+// public address when it was given one, else the address this page came from; and when the server
+// listens on this machine only, the block says that friends on other devices cannot open it.
 //
 // Interface (for the waiting room):
+//   loadInvite(number)           asks the server for the room's invitation (before the first drawing)
 //   inviteHtml(number)           the invitation block (data-role="invite")
 //   wireInvite(element, number)  its copy buttons inside `element` (a toast says whether it worked)
 //   inviteLink(number)           the link itself
 
+import { api } from "./api.js";
 import { t } from "./i18n.js";
 import { copyToClipboard, toast } from "./util.js";
+
+const known = new Map(); // room number → the server's invitation: { link, reachable }
 
 
 function checked(number) {
@@ -17,14 +23,25 @@ function checked(number) {
   return text;
 }
 
+export async function loadInvite(number) {
+  const room = checked(number);
+  try {
+    known.set(room, await api.invite(room));
+  } catch {
+    // Drawn from this page's own address, as the server would.
+  }
+}
+
 export function inviteLink(number) {
-  return `${location.origin}/#/join/${checked(number)}`;
+  const room = checked(number);
+  return known.get(room)?.link ?? `${location.origin}/#/join/${room}`;
 }
 
 export function inviteHtml(number) {
   const room = checked(number);
   return `<section class="invite" data-role="invite">
     <h3>${t("invite.title")}</h3>
+    ${known.get(room)?.reachable === false ? `<p class="invite-warning" data-role="invite-warning">${t("invite.localOnly")}</p>` : ""}
     <div class="invite-fields">
       <label>${t("invite.link")}<input type="text" readonly value="${inviteLink(room)}" data-role="invite-link"></label>
       <div class="invite-buttons">

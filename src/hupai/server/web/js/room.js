@@ -8,7 +8,7 @@ import { showNickname } from "./lobby.js";
 import { ruleCardHtml } from "./rulecard.js";
 import { renderHandEnd, renderSummary } from "./settlement.js";
 import { escapeWarning } from "./escape.js";
-import { inviteHtml, wireInvite } from "./invite.js";
+import { inviteHtml, loadInvite, wireInvite } from "./invite.js";
 import { TableView } from "./table.js";
 import { seatNames } from "./names.js";
 import { confirmDialog } from "./dialog.js";
@@ -29,7 +29,7 @@ export async function show(root, [number]) {
     showNickname(root, () => show(root, [number]));
     return null;
   }
-  const [room, cards] = await Promise.all([api.room(number), api.rulesets()]);
+  const [room, cards] = await Promise.all([api.room(number), api.rulesets(), loadInvite(number)]);
   const labels = Object.fromEntries(cards.map((card) => [card.ruleset, card.labels]));
   const table = new TableClient(root, number, user, room, labels);
   table.connect();
