@@ -69,10 +69,7 @@ const WORDS = {
   "invite.copied": ["已复制", "Copied"],
   "invite.copyFailed": ["复制失败，请手动复制", "Could not copy: please copy it by hand"],
   "invite.qr": ["扫码进房", "Scan to join"],
-  "invite.localOnly": [
-    "本服务器只在这台电脑上监听，别的设备上的好友打不开这个链接。请用 make run-lan（或 hupai serve --lan）启动，或用 --public-url 设定公网地址。",
-    "This server listens on this computer only: friends on other devices cannot open this link. Start it with make run-lan (or hupai serve --lan), or give its public address with --public-url.",
-  ],
+  "invite.localOnly": ["本服务器只在这台电脑上监听，别的设备上的好友打不开这个链接。请用 make run-lan（或 hupai serve --lan）启动，或用 --public-url 设定公网地址。", "This server listens on this computer only: friends on other devices cannot open this link. Start it with make run-lan (or hupai serve --lan), or give its public address with --public-url."],
   "join.invited": ["你被邀请加入房间 {number}，先起个昵称吧", "You are invited to room {number}: pick a nickname first"],
   "join.title": ["加入房间 {number}", "Joining room {number}"],
   "join.notFound": ["没有这个房间：{number}", "There is no room {number}"],
