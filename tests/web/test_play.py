@@ -21,6 +21,9 @@ def test_a_whole_hand_by_clicking_then_its_replay(page: Page, base_url: str) -> 
     expect(page.locator(".hand-tile")).to_have_count(14)  # the dealer's fourteen
     page.check('[data-role="hints"]')  # hints: the dealer holds 14, so the best discards are shown
     expect(page.locator('[data-role="hints-panel"] .discard-hint').first).to_be_visible()
+    page.reload()  # hints stay on after a reload while 提示 stays ticked (issue 32)
+    expect(page.locator('[data-role="hints"]')).to_be_checked()
+    expect(page.locator('[data-role="hints-panel"] .discard-hint').first).to_be_visible()
     page.screenshot(path=ARTIFACTS / "table.png")
     drawn = page.locator(".hand-tile.playable").last
     drawn.click()  # the first tap only picks the tile …

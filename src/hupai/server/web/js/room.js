@@ -75,6 +75,8 @@ class TableClient {
     socket.addEventListener("open", () => {
       this.connected = true;
       this.heardAt = performance.now();
+      // Hints are asked for per connection: a reload or a reconnect asks again while 提示 is ticked.
+      if (this.hints) this.send({ type: "hints", on: true });
       this.render();
     });
     socket.addEventListener("message", (event) => {
