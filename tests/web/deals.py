@@ -27,3 +27,24 @@ def ready_first_hand() -> None:
     setattr(hupai.game.match, "shuffled_deal", deal)  # noqa: B010 (the module does not export it)
     # Rooms dealt from their seed, as before fair deals, so that the prepared deal is the one played.
     setattr(hupai.server.storage.rooms, "new_room_secret", lambda: None)  # noqa: B010
+
+
+# Enshi, whenever seat 0 deals: the 痞子 turned up is 4m (so 5m is the 赖子), and seat 0 holds the other
+# three 痞子 and all four 赖子 — seven tiles to lay, each followed by a tile from the back of the wall.
+LAYING_DEAL = {0: "444m5555m1357p135s"}
+LAYING_PIZI = "4m"
+LAYING_REPLACEMENTS = "9p9s2p2s8p8s6p"
+
+
+def laying_first_hand() -> None:
+    original = shuffled_deal
+
+    def deal(ruleset: RuleSet, dealer: int, seed: int) -> tuple[list[list[int]], list[int]]:
+        if dealer != 0 or ruleset.indicator is None:
+            return original(ruleset, dealer, seed)
+        return stack_wall(
+            ruleset, dealer=0, hands=LAYING_DEAL, pizi=LAYING_PIZI, replacements=LAYING_REPLACEMENTS
+        )
+
+    setattr(hupai.game.match, "shuffled_deal", deal)  # noqa: B010 (the module does not export it)
+    setattr(hupai.server.storage.rooms, "new_room_secret", lambda: None)  # noqa: B010

@@ -3,12 +3,26 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
 
 from playwright.sync_api import Page, expect
 
+from ..server_support import free_port, running_server
 from .conftest import ARTIFACTS, SIZES
 
 HAND_SECONDS = 120
+
+
+@contextmanager
+def prepared_server(folder: Path, prepare: str, **settings: Any) -> Iterator[str]:
+    """A server of its own whose deals are prepared (``prepare``: a function of tests/web/deals.py);
+    yields its address."""
+    port = free_port()
+    with running_server(f"sqlite:///{folder / 'prepared.sqlite3'}", port, prepare=prepare, **settings):
+        yield f"http://127.0.0.1:{port}/"
 
 
 def enter(page: Page, base_url: str, name: str) -> None:

@@ -108,7 +108,12 @@ def dissolve_at_once(page: Page, base_url: str) -> None:
     page.click('[data-role="confirm"] [data-answer="yes"]')
     summary = page.locator('[data-role="summary"]')
     expect(summary).to_be_visible()
-    assert summary.locator('[data-role="rank"]').all_inner_texts() == ["—"] * 4
+    ranks = summary.locator('[data-role="rank"]').all_inner_texts()
+    if summary.locator("tr[data-seat] td.plus, tr[data-seat] td.minus").count():
+        # Money moved before the click landed (a Nanjing deal may pay for flowers at once): ranked.
+        assert all(rank.isdigit() for rank in ranks), ranks
+    else:
+        assert ranks == ["—"] * 4
 
 
 def test_a_whole_nanning_match_then_the_summary_and_history(pages: Watched, base_url: str) -> None:

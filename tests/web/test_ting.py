@@ -8,23 +8,19 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import expect
 
-from ..server_support import free_port, running_server
 from .conftest import Watched
-from .support import create_room_with_bots, enter, shoot
+from .support import create_room_with_bots, enter, prepared_server, shoot
 
 
 @pytest.fixture(scope="module")
 def ready_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    folder = tmp_path_factory.mktemp("ting")
-    port = free_port()
-    with running_server(
-        f"sqlite:///{folder / 'ting.sqlite3'}",
-        port,
+    with prepared_server(
+        tmp_path_factory.mktemp("ting"),
+        "tests.web.deals:ready_first_hand",
         next_hand_seconds=30,
         bot_delay_seconds=0.3,
-        prepare="tests.web.deals:ready_first_hand",
-    ):
-        yield f"http://127.0.0.1:{port}/"
+    ) as url:
+        yield url
 
 
 def test_the_ting_button_plays_and_wins_by_itself(pages: Watched, ready_url: str) -> None:

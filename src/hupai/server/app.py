@@ -117,7 +117,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def store_error(_request: Request, error: StoreError) -> JSONResponse:
         headers = {"Retry-After": str(error.retry_after)} if isinstance(error, RateLimited | Busy) else None
         return JSONResponse(
-            {"error": {"code": error.code, "message": error.message}},
+            {"error": error.said()},
             status_code=error.status,
             headers=headers,
         )

@@ -7,12 +7,27 @@ import math
 
 
 class StoreError(Exception):
+    """``code`` (and ``params``) say what went wrong for a client to put in its own words; ``message``
+    says it in English for everyone else."""
+
     status = 400
     code = "bad_request"
 
-    def __init__(self, message: str) -> None:
+    def __init__(
+        self, message: str, *, code: str | None = None, params: dict[str, int] | None = None
+    ) -> None:
         super().__init__(message)
         self.message = message
+        if code is not None:
+            self.code = code
+        self.params = params or {}
+
+    def said(self) -> dict[str, object]:
+        """The error as an answer's ``error`` object: code, message, and params where there are any."""
+        out: dict[str, object] = {"code": self.code, "message": self.message}
+        if self.params:
+            out["params"] = self.params
+        return out
 
 
 class BadRequest(StoreError):

@@ -60,6 +60,12 @@ class RoomIn(Strict):
         description="the pause after every discard, whether or not anyone may claim",
     )
     bot_level: BotLevel = "strong"
+    dissolve_seconds: int = Field(
+        default=60,
+        ge=10,
+        le=300,
+        description="how long a dissolve vote waits for answers; silence then counts as agreement",
+    )
 
 
 class SitIn(Strict):
@@ -89,8 +95,21 @@ class SeatOut(BaseModel):
     name: str | None
     bot: str | None
     ready: bool
-    wants_dissolve: bool
     left: bool
+
+
+class DissolveVoteOut(BaseModel):
+    """A room's dissolve vote (解散): the one open now, or the last one, with how it ended."""
+
+    number: int  # 1 for the room's first vote, and so on
+    asked_by: int  # the seat that asked
+    answers: list[bool | None]  # per seat: agreed, refused, or not yet (bots and empty seats: None)
+    voters: list[int]  # the seats whose answer counts: the people still at the table
+    result: str | None  # agreed (everyone said yes), timeout (silence counted as yes), refused; None: open
+    seconds: int  # the room's countdown
+    ms_left: int  # until silence counts as agreement (0 once ended)
+    quiet_ms: int  # after a refusal: until anyone may ask again (0: they may)
+    asks_left: list[int]  # per seat: how many more times it may ask in this match
 
 
 class EscapeOut(BaseModel):
@@ -121,8 +140,10 @@ class RoomOut(BaseModel):
     next_hand_seconds: int
     claim_seconds: float
     bot_level: str
+    dissolve_seconds: int
     rules: RuleCardOut
     seats: list[SeatOut]
+    dissolve_vote: DissolveVoteOut | None = None  # the open vote, else the last one (None: never)
     closed_reason: str | None = None  # why a room in play was closed (status "closed")
 
 

@@ -171,7 +171,7 @@ def test_a_table_rebuilt_after_every_player_voted_ends_the_match(url: str, tmp_p
             play_prompts(socket, 6)  # the table now waits for the host
             for headers in (host, friend):
                 user = store.accounts.user_for_token(token_of(headers))
-                store.rooms.vote_dissolve(number, user.id, True)  # stored; the table is never told
+                store.votes.vote(number, user.id, True)  # stored; the table is never told
             summary = rebuilt(client, number)
         assert summary["status"] == "dissolved"
         assert client.get(f"/api/rooms/{number}").json()["status"] == "dissolved"

@@ -236,7 +236,8 @@ def test_dissolving_needs_every_player(client: TestClient) -> None:
         next_update(socket)
         one = client.post(f"/api/rooms/{number}/dissolve", json={"agree": True}, headers=host).json()
         assert one["status"] == "playing"
-        assert one["seats"][0]["wants_dissolve"] is True
+        assert one["dissolve_vote"]["answers"] == [True, None, None, None]
+        assert (one["dissolve_vote"]["asked_by"], one["dissolve_vote"]["voters"]) == (0, [0, 1])
         both = client.post(f"/api/rooms/{number}/dissolve", json={"agree": True}, headers=friend).json()
         assert both["status"] == "dissolved"
         summary = play_socket(socket, answer=False)[-1]

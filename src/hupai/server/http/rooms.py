@@ -121,12 +121,13 @@ async def leave(number: str, user: UserDep, store: StoreDep, tables: TablesDep) 
 
 @router.post("/api/rooms/{number}/dissolve")
 async def dissolve(number: str, body: VoteIn, user: UserDep, store: StoreDep, tables: TablesDep) -> RoomOut:
-    """Vote to end a started game early; it ends when every player at the table agrees."""
-    out, unanimous = await run_in_threadpool(store.rooms.vote_dissolve, number, user.id, body.agree)
+    """Ask to end a started game early (解散), or answer the open vote: it ends when every person at
+    the table agrees or stays silent until the countdown ends; one refusal ends the vote."""
+    out, outcome = await run_in_threadpool(store.votes.vote, number, user.id, body.agree)
     room_id = await run_in_threadpool(store.rooms.room_id, number)
     table = await tables.route(room_id)
     table.post(RoomChanged())
-    if unanimous:
+    if outcome == "agreed":
         done = asyncio.get_running_loop().create_future()
         table.post(Dissolve(done))
         return await _after_table(done, store, number)

@@ -65,6 +65,8 @@ class Room(Base):
     next_hand_seconds: Mapped[int] = mapped_column(default=15, server_default="15")  # the pause between hands
     # the pause after every discard, whether or not anyone may claim it
     claim_seconds: Mapped[float] = mapped_column(Float, default=0.6, server_default="0.6")
+    # how long a dissolve vote (解散) waits for answers; silence then counts as agreement
+    dissolve_seconds: Mapped[int] = mapped_column(default=60, server_default="60")
     bot_level: Mapped[str] = mapped_column(String(20))  # fills seats still empty at the start
     host_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
     # waiting/playing/finished/dissolved, or closed: a table that could not go on (closed_reason says why)
@@ -79,6 +81,9 @@ class Room(Base):
     finished_at: Mapped[datetime | None]
 
     seats: Mapped[list[RoomSeat]] = relationship(order_by="RoomSeat.seat", cascade="all, delete-orphan")
+    dissolve_votes: Mapped[list[DissolveVote]] = relationship(
+        order_by="DissolveVote.id", cascade="all, delete-orphan"
+    )
 
 
 class RoomSeat(Base):
@@ -93,10 +98,28 @@ class RoomSeat(Base):
     user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), index=True)
     bot_level: Mapped[str | None] = mapped_column(String(20))
     ready: Mapped[bool] = mapped_column(default=False)
-    wants_dissolve: Mapped[bool] = mapped_column(default=False)
     left: Mapped[bool] = mapped_column(default=False)  # left the started game for good (逃跑)
 
     user: Mapped[User | None] = relationship()
+
+
+class DissolveVote(Base):
+    """A vote to end a match early (解散): who asked, where in the match, each seat's answer (``None``
+    until given: silence counts as agreement once ``deadline`` passes), and how it ended. A room has
+    at most one open vote (``result`` None); its room row is locked while a vote changes."""
+
+    __tablename__ = "dissolve_votes"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), index=True)
+    asked_by: Mapped[int]  # the seat that asked
+    hand_index: Mapped[int]  # asked in this hand (or in the pause before it) ...
+    after_move: Mapped[int]  # ... after this many of its actions
+    answers: Mapped[list[Any]]  # per seat: true (agree), false (refuse) or null (not yet, or a bot)
+    started_at: Mapped[datetime] = mapped_column(default=utcnow)
+    deadline: Mapped[datetime]
+    result: Mapped[str | None] = mapped_column(String(10))  # agreed, refused, timeout; null while open
+    ended_at: Mapped[datetime | None]
 
 
 class Move(Base):

@@ -7,8 +7,9 @@ from dataclasses import asdict
 from typing import Any
 
 from hupai.rules import find_preset, load_ruleset
-from hupai.server.schemas import EscapeOut, RoomOut, RuleCardOut, SeatOut, UserOut
-from hupai.server.storage.models import Room, User
+from hupai.server.schemas import DissolveVoteOut, EscapeOut, RoomOut, RuleCardOut, SeatOut, UserOut
+from hupai.server.storage.models import DissolveVote, Room, User, utcnow
+from hupai.server.storage.vote_terms import QUIET_AFTER_REFUSAL, asks_left, voters
 
 
 def user_out(user: User) -> UserOut:
@@ -38,6 +39,7 @@ def room_out(room: Room) -> RoomOut:
         decision_seconds=room.decision_seconds,
         next_hand_seconds=room.next_hand_seconds,
         claim_seconds=room.claim_seconds,
+        dissolve_seconds=room.dissolve_seconds,
         bot_level=room.bot_level,
         closed_reason=room.closed_reason,
         rules=rule_card(room.preset, room.options),
@@ -48,11 +50,31 @@ def room_out(room: Room) -> RoomOut:
                 name=seat.user.name if seat.user is not None else bot_name(seat.bot_level, seat.seat),
                 bot=seat.bot_level,
                 ready=seat.ready,
-                wants_dissolve=seat.wants_dissolve,
                 left=seat.left,
             )
             for seat in room.seats
         ],
+        dissolve_vote=vote_out(room, room.dissolve_votes[-1]) if room.dissolve_votes else None,
+    )
+
+
+def vote_out(room: Room, vote: DissolveVote) -> DissolveVoteOut:
+    now = utcnow()
+    left = quiet = 0
+    if vote.result is None:
+        left = max(0, int((vote.deadline - now).total_seconds() * 1000))
+    elif vote.result == "refused" and vote.ended_at is not None:
+        quiet = max(0, int((vote.ended_at + QUIET_AFTER_REFUSAL - now).total_seconds() * 1000))
+    return DissolveVoteOut(
+        number=len(room.dissolve_votes),
+        asked_by=vote.asked_by,
+        answers=list(vote.answers),
+        voters=voters(room),
+        result=vote.result,
+        seconds=room.dissolve_seconds,
+        ms_left=left,
+        quiet_ms=quiet,
+        asks_left=asks_left(room),
     )
 
 
@@ -65,8 +87,3 @@ def bot_name(level: str | None, seat: int) -> str | None:
 
     bot = LEVELS[level]
     return f"电脑{seat + 1}·{getattr(bot, 'zh', level)}"
-
-
-def all_agree_to_dissolve(room: Room) -> bool:
-    players = [place for place in room.seats if place.user_id is not None and not place.left]
-    return all(place.wants_dissolve for place in players)

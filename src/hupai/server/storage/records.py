@@ -15,6 +15,7 @@ from hupai.server.stats import ranks, seat_stats
 from hupai.server.storage.models import PlayedHand, Result, Room, RoomSeat
 from hupai.server.storage.rooms import SEATS, room_by_number
 from hupai.server.storage.transactions import Transactions
+from hupai.server.storage.votes import votes_for_record
 
 
 class Records:
@@ -91,6 +92,8 @@ class Records:
                 raise NotFound(f"room {number} has no finished hand yet")
             record = dict(rows[0].record)
             record["hands"] = [hand for row in rows for hand in row.record["hands"]]
+            if room.dissolve_votes:
+                record["dissolve_votes"] = votes_for_record(room)
             return record
 
     def results(self, room_id: int) -> list[Result]:

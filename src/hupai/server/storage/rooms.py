@@ -1,5 +1,5 @@
 """Rooms: opening one (its number, rule card and fair-deal secret), seats and bots before the start,
-the start, the dissolve vote, closing, and what a table reads of its room (seating, seed, secret)."""
+the start, closing, and what a table reads of its room (seating, seed, secret)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from hupai.rules import RuleError, find_preset, load_ruleset
 from hupai.server.errors import Conflict, Forbidden, NotFound, StoreError
 from hupai.server.schemas import RoomIn, RoomOut
 from hupai.server.storage.models import Room, RoomSeat, User, utcnow
-from hupai.server.storage.outputs import all_agree_to_dissolve, bot_name, room_out
+from hupai.server.storage.outputs import bot_name, room_out
 from hupai.server.storage.transactions import Transactions
 
 SEATS = 4
@@ -64,6 +64,7 @@ class Rooms:
                 decision_seconds=spec.decision_seconds,
                 next_hand_seconds=spec.next_hand_seconds,
                 claim_seconds=spec.claim_seconds,
+                dissolve_seconds=spec.dissolve_seconds,
                 bot_level=spec.bot_level,
                 host_id=host_id,
                 status="waiting",
@@ -200,24 +201,6 @@ class Rooms:
                 place.ready = True
             room.status = "playing"
             return room_out(room)
-
-    def vote_dissolve(self, number: str, user_id: int, agree: bool) -> tuple[RoomOut, bool]:
-        """A vote to end a started game; it ends when every player still at the table agrees."""
-        with self.tx.writing() as db:
-            room = room_by_number(db, number, lock=True)
-            if room.status == "closed":
-                raise Conflict(f"the room was closed: {room.closed_reason}; there is nothing to dissolve")
-            if room.status != "playing":
-                raise Conflict("only a game in play is dissolved by vote")
-            self._seat_of(room, user_id).wants_dissolve = agree
-            return room_out(room), all_agree_to_dissolve(room)
-
-    def dissolve_agreed(self, room_id: int) -> bool:
-        """Whether every player still at the table voted to dissolve (a rebuilt table whose process
-        stopped before it heard the last vote ends the match then)."""
-        with self.tx.reading() as db:
-            room = db.get(Room, room_id)
-            return room is not None and room.status == "playing" and all_agree_to_dissolve(room)
 
     def close_room(self, room_id: int, reason: str) -> None:
         """Close a room whose table cannot go on (status ``closed``, with the reason); a room that

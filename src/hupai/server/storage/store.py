@@ -1,6 +1,7 @@
 """Everything the server keeps, behind one small API (synchronous SQLAlchemy sessions), in parts by
-concern: ``accounts`` (guests, players, sessions), ``rooms`` (before and around a match), ``play`` (a
-match's moves, contributions and ends), ``records`` (history and records read back) and ``upkeep``.
+concern: ``accounts`` (guests, players, sessions), ``rooms`` (before and around a match), ``votes``
+(the dissolve vote), ``play`` (a match's moves, contributions and ends), ``records`` (history and
+records read back) and ``upkeep``.
 
 Web handlers call it from the thread pool; table tasks call it through ``asyncio.to_thread``. Each
 method is one transaction. Errors are :class:`~hupai.server.errors.StoreError` subclasses carrying an
@@ -18,6 +19,7 @@ from hupai.server.storage.records import Records
 from hupai.server.storage.rooms import Rooms
 from hupai.server.storage.transactions import Transactions
 from hupai.server.storage.upkeep import Upkeep
+from hupai.server.storage.votes import Votes
 
 
 class Store:
@@ -38,6 +40,7 @@ class Store:
         self.play = Play(tx)
         self.records = Records(tx)
         self.upkeep = Upkeep(tx)
+        self.votes = Votes(tx)
 
     def fenced(self, room_id: int, fence: Fence) -> Store:
         """This store for the owner of a room's table: each write first checks that the owner still

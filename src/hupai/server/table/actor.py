@@ -238,7 +238,7 @@ class Table(TableState):
                 await match_flow.settle(self, state, index, replaying=True)
                 if self.match is None:
                     return
-        if await persist.stored(self, self.store.rooms.dissolve_agreed, self.room_id):
+        if await persist.stored(self, self.store.votes.agreed, self.room_id):
             await match_flow.dissolve(self)  # every player agreed, but the table stopped before it heard so
             return
         if self.state is None or self.state.phase is Phase.ENDED:
@@ -260,6 +260,11 @@ class Table(TableState):
             deal_at = decisions.deal_time(self)
             if deal_at is not None and deal_at <= now:
                 await dealing.deal_next(self)
+                continue
+            vote_at = core.vote_due(self)
+            if vote_at is not None and vote_at <= now:
+                if await match_flow.vote_lapsed(self):
+                    await self._ending(match_flow.dissolve(self))
                 continue
             if self.release_at is not None and self.release_at <= now:
                 self.release_at = None  # from now on the window's decisions apply as they come

@@ -54,7 +54,7 @@ class TableState:
     connected, and what it must tell them. The table's parts are functions over it; the actor
     (:class:`hupai.server.table.actor.Table`) is the one that runs them, one inbox message at a time."""
 
-    room: RoomOut  # loaded when the task starts
+    _room: RoomOut  # loaded when the task starts
 
     def __init__(
         self,
@@ -92,6 +92,16 @@ class TableState:
         self.last_hand_end: dict[str, Any] | None = None  # resent to whoever joins between hands
         self.hand_results: list[dict[str, Any]] = []  # each hand's settlement as stored
         self.summary: dict[str, Any] | None = None
+        self.room_read_at = 0.0  # when the room was last read (its vote's countdown counts from then)
+
+    @property
+    def room(self) -> RoomOut:
+        return self._room
+
+    @room.setter
+    def room(self, room: RoomOut) -> None:
+        self._room = room
+        self.room_read_at = self.clock()
 
     @property
     def hand_index(self) -> int:
@@ -122,6 +132,14 @@ def bot_levels(table: TableState) -> list[str | None]:
 def due_at(pending: Pending) -> float:
     """When the table acts on a prompt: a held answer at the release, otherwise at its due time."""
     return pending.answer_at if pending.answer is not None else pending.due
+
+
+def vote_due(table: TableState) -> float | None:
+    """When the room's open dissolve vote runs out (silence then counts as agreement); None: none open."""
+    vote = table.room.dissolve_vote
+    if table.room.status != "playing" or vote is None or vote.result is not None:
+        return None
+    return table.room_read_at + vote.ms_left / 1000
 
 
 def room_or_override(room: float, override: float | None) -> float:

@@ -116,4 +116,7 @@ def next_due(table: TableState) -> float | None:
         times.append(deal_at)
     if table.release_at is not None:
         times.append(table.release_at)
+    vote_at = core.vote_due(table)
+    if vote_at is not None:
+        times.append(vote_at)
     return min(times) if times else None

@@ -1,5 +1,6 @@
 """The match around the hands: settling a hand (stored, then told), the pause between hands (继续),
-the end of the match and its 大结算 summary, and ending early by 逃跑 or 解散."""
+the end of the match and its 大结算 summary, and ending early by 逃跑 or 解散 (when every player
+agreed, or the vote's countdown ran out)."""
 
 from __future__ import annotations
 
@@ -241,6 +242,17 @@ async def dissolve(table: TableState, *, stored: bool = False) -> None:
     else:
         match.dissolve()
     await finish_match(table, "dissolved")
+
+
+async def vote_lapsed(table: TableState) -> bool:
+    """The open dissolve vote's countdown ran out: silence counts as agreement (storage.votes). True
+    when the match is to end now; everyone is told how the vote ended either way."""
+    vote = table.room.dissolve_vote
+    assert vote is not None
+    ended = await persist.stored(table, table.store.votes.lapse, table.room_id, vote.number)
+    table.room = await persist.stored(table, table.store.rooms.room_by_id, table.room_id)
+    views.broadcast_room(table)
+    return ended
 
 
 def hand_line(result: dict[str, Any]) -> dict[str, Any]:

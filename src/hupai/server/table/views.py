@@ -55,7 +55,11 @@ def broadcast_room(table: TableState) -> None:
 
 
 def send_room(table: TableState, connection: Connection) -> None:
-    connection.send({"type": "room", "room": table.room.model_dump()})
+    room = table.room.model_dump()
+    due = core.vote_due(table)
+    if due is not None:  # the countdown as it stands now, not when the room was read
+        room["dissolve_vote"]["ms_left"] = max(0, int((due - table.clock()) * 1000))
+    connection.send({"type": "room", "room": room})
 
 
 def broadcast_update(table: TableState) -> None:

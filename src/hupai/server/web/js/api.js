@@ -1,5 +1,7 @@
 // The server's HTTP API (docs/protocol.md). The session is the HttpOnly cookie the server sets.
 
+import { knows, t } from "./i18n.js";
+
 // `field`, `code` and `params` say what was refused where the server knows (the score calculator's
 // refusals, and FastAPI's 422 list from its first entry's `loc`), for the page to say in its words.
 export class ApiError extends Error {
@@ -41,7 +43,10 @@ async function call(method, path, body) {
   return data;
 }
 
+// A refusal in the reader's language where its code has words (`refusal.<code>` in i18n.js), else the
+// server's own message.
 function explain(status, data) {
+  if (data && data.error && knows(`refusal.${data.error.code}`)) return t(`refusal.${data.error.code}`, data.error.params || {});
   if (data && data.error && data.error.message) return data.error.message;
   if (data && Array.isArray(data.detail) && data.detail.length) {
     const first = data.detail[0];

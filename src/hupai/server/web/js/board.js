@@ -174,7 +174,8 @@ export function fitTable(table, { handTiles = 0, meldTiles = 0 } = {}) {
   const width = portrait ? screenWidth - 8 : screenWidth - 2 * Math.min(300, Math.max(150, screenWidth * 0.2));
   // The own hand: every concealed tile, a gap, and the melds at three quarters of a tile; below the
   // hand its status line, above it nothing (the calls float over the board).
-  const slots = handTiles ? handTiles + 0.75 * meldTiles + 1 : 0;
+  // On a phone held upright the melds and trays wrap onto a line of their own above the hand.
+  const slots = handTiles ? handTiles + (portrait ? 0 : 0.75 * meldTiles) + 1 : 0;
   const handWidth = portrait ? screenWidth - 12 : screenWidth * 0.92;
   const hand = slots ? Math.floor(Math.min(handWidth / slots, 56, height * (portrait ? 0.09 : 0.1))) : 0;
   const handHeight = hand ? hand * (4 / 3) + 34 : 0;
@@ -184,4 +185,26 @@ export function fitTable(table, { handTiles = 0, meldTiles = 0 } = {}) {
   const size = Math.floor(Math.max(9, Math.min(width / across, (height - handHeight - reserve) / down, 42)));
   table.style.setProperty("--w", `${size}px`);
   if (hand) table.style.setProperty("--hw", `${Math.max(hand, size)}px`);
+  if (hand) shrinkOwnRow(table);
+}
+
+// The estimate above cannot know everything beside the hand (flowers, laid 痞子/赖子 and their ×N,
+// labels in either language): measure each line of the own row and shrink the tiles until the widest
+// fits the screen.
+function shrinkOwnRow(table) {
+  const row = table.querySelector(".mine-row");
+  if (!row) return;
+  for (let tries = 0; tries < 4; tries++) {
+    const room = row.parentElement.clientWidth - 4;
+    const gap = parseFloat(getComputedStyle(row).columnGap) || 0;
+    const lines = new Map(); // a wrapped line's top → [width, items]
+    for (const child of row.children) {
+      const [width, items] = lines.get(child.offsetTop) || [0, 0];
+      lines.set(child.offsetTop, [width + child.scrollWidth, items + 1]);
+    }
+    const widest = Math.max(0, ...[...lines.values()].map(([width, items]) => width + gap * (items - 1)));
+    if (widest <= room) return;
+    const hw = parseFloat(table.style.getPropertyValue("--hw"));
+    table.style.setProperty("--hw", `${Math.max(10, Math.floor((hw * room) / widest))}px`);
+  }
 }

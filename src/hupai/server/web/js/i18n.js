@@ -25,6 +25,7 @@ const WORDS = {
   "bot.strong": ["高手", "Strong"],
   "bot.name": ["电脑{n}·{level}", "Bot {n} · {level}"],
   "lobby.nextHand": ["局间等待秒数", "Seconds between hands"],
+  "lobby.dissolveSeconds": ["解散投票秒数（未表态视为同意）", "Seconds to answer a vote to end (silence agrees)"],
   "lobby.claimPause": ["出牌后等待秒数（防看穿吃碰）", "Pause after each discard (s)"],
   "room.title": ["房间", "Room"],
   "room.share": ["把房号告诉朋友", "Share the number with your friends"],
@@ -77,10 +78,28 @@ const WORDS = {
   "join.started": ["牌局已开始，你在观战", "The game has started: you are watching"],
   "join.over": ["这场比赛已结束", "This game is over"],
   "table.dissolve": ["申请解散", "Propose to end"],
-  "table.dissolveVote": ["同意解散", "Agree to end"],
-  "table.dissolveAsked": ["有人申请解散", "Someone proposes to end the game"],
-  "table.dissolveConfirm": ["申请解散：所有玩家同意后对局立即结束（只有你和电脑时马上结束），按已打的局记分。确定吗？", "Propose to end the game? It ends as soon as every player agrees (at once when the others are bots), scored by the hands played. Are you sure?"],
-  "table.dissolveAgreeConfirm": ["同意解散：对局将结束，按已打的局记分。确定吗？", "Agree to end the game? It ends, scored by the hands played. Are you sure?"],
+  "table.dissolveConfirm": ["申请解散：其他玩家会收到投票，全部同意（或 {s} 秒内未表态）后对局结束，有人拒绝则继续；按已打的局记分。确定吗？", "Propose to end the game? The other players are asked: it ends once all agree (or stay silent for {s} s), and goes on if anyone refuses; scored by the hands played. Are you sure?"],
+  "table.dissolveQuiet": ["{s} 秒后可再申请解散", "Ask to end again in {s} s"],
+  "table.dissolveNoMore": ["本场不能再申请解散", "No more requests to end"],
+  "table.dissolveOpen": ["解散投票中", "Vote to end in progress"],
+  "vote.asked": ["{name} 申请解散对局", "{name} proposes to end the game"],
+  "vote.agree": ["同意", "Agree"],
+  "vote.refuse": ["拒绝", "Refuse"],
+  "vote.waiting": ["等待 {n} 人表态", "Waiting for {n} to answer"],
+  "vote.countdown": ["{s} 秒后未表态视为同意", "Silence counts as agreement in {s} s"],
+  "vote.stateAsked": ["发起", "asked"],
+  "vote.stateAgreed": ["同意", "agrees"],
+  "vote.stateRefused": ["拒绝", "refuses"],
+  "vote.statePending": ["等待中…", "waiting…"],
+  "vote.refused": ["{name} 拒绝解散，对局继续", "{name} refused: the game goes on"],
+  "vote.agreed": ["全体同意，对局解散", "Everyone agreed: the game ends"],
+  "vote.timeout": ["时间到，未表态视为同意，对局解散", "Time is up: silence counts as agreement, the game ends"],
+  "refusal.dissolve_refused_recently": ["刚有人拒绝解散，请 {seconds} 秒后再申请", "A vote to end was just refused; ask again in {seconds} s"],
+  "refusal.dissolve_asked_enough": ["本场你已申请解散 {times} 次，请继续对局", "You have asked to end this game {times} times; play on"],
+  "refusal.dissolve_no_vote": ["现在没有解散投票", "Nobody is asking to end the game now"],
+  "refusal.dissolve_answered": ["你已经表态，不能更改", "You have answered this vote already"],
+  "refusal.dissolve_ending": ["全体已同意，对局正在解散", "Everyone agreed: the game is ending"],
+  "refusal.dissolve_not_playing": ["只有进行中的对局才能解散", "Only a game in play can be ended by vote"],
   "table.tapAgain": ["再点一次出牌", "Tap again to discard"],
   "table.hints": ["提示", "Hints"],
   "table.reconnecting": ["重新连接中…", "Reconnecting…"],
@@ -373,6 +392,11 @@ export function t(key, values = {}) {
   let text = pair ? pair[lang === "zh" ? 0 : 1] : key;
   for (const [name, value] of Object.entries(values)) text = text.replaceAll(`{${name}}`, String(value));
   return text;
+}
+
+// Whether a key has words (a server's refusal is worded here when its code has a `refusal.` entry).
+export function knows(key) {
+  return Object.hasOwn(WORDS, key);
 }
 
 export function pick(zh, en) {

@@ -36,6 +36,7 @@ export async function show(root) {
         <label>${word("lobby.seconds")} <input name="seconds" type="number" min="5" max="120" value="15"></label>
         <label>${word("lobby.nextHand")} <input name="next_hand" type="number" min="3" max="120" value="15"></label>
         <label>${word("lobby.claimPause")} <input name="claim" type="number" min="0.2" max="3" step="0.1" value="0.6"></label>
+        <label>${word("lobby.dissolveSeconds")} <input name="dissolve" type="number" min="10" max="300" value="60"></label>
         <label>${word("lobby.botLevel")} <select name="bot">${BOTS.map((level) => `<option value="${level}" data-i18n="bot.${level}">${t(`bot.${level}`)}</option>`).join("")}</select></label>
       </div>
       <details class="rules" open><summary>${word("lobby.ruleCard")}</summary><div data-role="card"></div></details>
@@ -80,6 +81,7 @@ export async function show(root) {
         decision_seconds: Number(create.seconds.value),
         next_hand_seconds: Number(create.next_hand.value),
         claim_seconds: Number(create.claim.value),
+        dissolve_seconds: Number(create.dissolve.value),
         bot_level: create.bot.value,
         options: editor.changes(),
       });

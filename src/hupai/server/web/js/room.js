@@ -12,6 +12,7 @@ import { inviteHtml, loadInvite, wireInvite } from "./invite.js";
 import { TableView } from "./table.js";
 import { seatNames } from "./names.js";
 import { confirmDialog } from "./dialog.js";
+import { DissolveVote } from "./dissolve.js";
 import { checkRecord, contributionFor, rememberedContribution, showFairDetails, verdictHtml } from "./fairness.js";
 import { escapeHtml, html, toast } from "./util.js";
 
@@ -47,6 +48,7 @@ class TableClient {
     this.handEnd = null; // the last hand_end, shown until the next hand's first update
     this.summary = null;
     this.table = new TableView(this);
+    this.vote = new DissolveVote(number); // the 解散 vote's panel, over the page
     this.lastCauses = []; // why the current hand is doubled (比下胡)
     this.hand = -1;
     this.events = 0;
@@ -115,6 +117,7 @@ class TableClient {
     this.closed = true;
     clearInterval(this.timer);
     this.table.close();
+    this.vote.close();
     window.removeEventListener("languagechange-hupai", this.relabel);
     if (this.socket) this.socket.close();
   }
@@ -131,6 +134,7 @@ class TableClient {
         break;
       case "room":
         this.room = message.room;
+        this.vote.show(this.room, this.seat ?? null);
         break;
       case "deal_commitment": // the next hand's commitment: contribute to its wall (fairness.js)
         this.contribute(message);
@@ -406,10 +410,10 @@ class TableClient {
     const dissolve = page.querySelector('[data-role="dissolve"]');
     if (dissolve) {
       dissolve.addEventListener("click", async () => {
-        const agreeing = this.room.seats.some((place) => place.wants_dissolve);
-        if (!(await confirmDialog(t(agreeing ? "table.dissolveAgreeConfirm" : "table.dissolveConfirm")))) return;
+        if (!(await confirmDialog(t("table.dissolveConfirm", { s: this.room.dissolve_seconds })))) return;
         try {
           this.room = await api.dissolve(this.number, true);
+          this.vote.show(this.room, this.seat ?? null);
           this.render();
         } catch (error) {
           toast(error.message, "error");
@@ -443,6 +447,7 @@ class TableClient {
   tick() {
     this.heartbeat();
     if (this.table && this.update) this.table.tick();
+    this.vote.tickButton(this.root, this.room, this.seat ?? null);
     if (this.handEnd && !this.root.querySelector('[data-role="hand-end"]') && performance.now() >= this.revealAt) this.render();
     const next = this.root.querySelector('[data-role="next-in"]');
     if (next) next.textContent = t("end.next", { n: this.secondsToNext() });

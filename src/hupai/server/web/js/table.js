@@ -170,12 +170,11 @@ export class TableView {
     const client = this.client;
     const trusteeOn = update.view.seat !== null && update.table.trustee[update.view.seat];
     const seated = update.view.seat !== null;
-    const voted = client.room.seats.some((seat) => seat.wants_dissolve);
     return `<div class="table-tools" data-role="tools">
       <button type="button" data-role="sound" aria-pressed="${soundOn()}">${icon(soundOn() ? "soundOn" : "soundOff")} ${t("table.sound")}</button>
       ${seated ? `<label class="toggle"><input type="checkbox" data-role="hints" ${client.hints ? "checked" : ""}> ${t("table.hints")}</label>
       <button type="button" data-role="trustee" aria-pressed="${trusteeOn}">${t(trusteeOn ? "table.trusteeOff" : "table.trustee")}</button>
-      <button type="button" data-role="dissolve">${t(voted ? "table.dissolveVote" : "table.dissolve")}</button>
+      ${client.vote.buttonHtml(client.room, update.view.seat)}
       <button type="button" data-role="escape">${t("table.escape")}</button>` : `<span class="tag">${t("table.watching")}</span>`}
     </div>`;
   }

@@ -1,0 +1,54 @@
+"""Every screen fits every size: the own hand row of an Enshi player who has laid every 痞子 and 赖子
+(seven laid tiles, ×2^3·4^4) stays inside the screen at the three sizes, in both languages."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from .conftest import ARTIFACTS, SIZES, Watched
+from .support import create_room_with_bots, enter, no_horizontal_overflow, prepared_server
+
+
+@pytest.fixture(scope="module")
+def laying_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    folder = tmp_path_factory.mktemp("fit")
+    with prepared_server(folder, "tests.web.deals:laying_first_hand", bot_delay_seconds=0.3) as url:
+        yield url
+
+
+def outside(page: Page, selector: str) -> list[str]:
+    """The elements of ``selector`` not wholly inside the screen's width."""
+    found: list[str] = page.evaluate(
+        """(selector) => [...document.querySelectorAll(selector)]
+            .map((element) => [element, element.getBoundingClientRect()])
+            .filter(([, box]) => box.left < -0.5 || box.right > window.innerWidth + 0.5)
+            .map(([element, box]) => `${element.getAttribute("class")} ${box.left}-${box.right}`)""",
+        selector,
+    )
+    return found
+
+
+def test_an_enshi_hand_with_everything_laid_fits_every_size(pages: Watched, laying_url: str) -> None:
+    page = pages.page("portrait")
+    enter(page, laying_url, "下痞子")
+    create_room_with_bots(page, "enshi")
+    page.click('[data-role="start"]')
+    expect(page.locator(".hand-tile")).to_have_count(14)
+    for laid in range(1, 8):
+        page.locator('[data-action="lay"]').first.click()
+        expect(page.locator('.mine [data-role="laid"] svg.tile')).to_have_count(laid)
+    expect(page.locator('.mine [data-role="multiplier"]')).to_have_text("×2048")
+    for language in ("zh", "en"):
+        for size, (width, height) in SIZES.items():
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_timeout(200)
+            page.screenshot(path=ARTIFACTS / f"table-enshi-laid-{language}-{size}.png")
+            assert no_horizontal_overflow(page) <= 1, (language, size)
+            crossing = outside(page, '.hand-tile, [data-role="laid"], [data-role="multiplier"], .mine .meld')
+            assert not crossing, (language, size, crossing)
+            tile = page.locator(".hand-tile").first.bounding_box()
+            assert tile is not None and tile["width"] >= 20, (language, size, tile)
+        page.click("#lang")
