@@ -60,6 +60,10 @@ class RoomIn(Strict):
         description="the pause after every discard, whether or not anyone may claim",
     )
     bot_level: BotLevel = "strong"
+    bot_pace: Literal["quick", "natural", "relaxed"] = Field(
+        default="natural",
+        description="how long bots seem to think: quick 0.4-1.2 s, natural 0.8-2.5, relaxed 1.5-4",
+    )
     dissolve_seconds: int = Field(
         default=60,
         ge=10,
@@ -140,6 +144,7 @@ class RoomOut(BaseModel):
     next_hand_seconds: int
     claim_seconds: float
     bot_level: str
+    bot_pace: str
     dissolve_seconds: int
     rules: RuleCardOut
     seats: list[SeatOut]

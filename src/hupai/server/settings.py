@@ -34,7 +34,9 @@ def default_database_url() -> str:
 class Settings:
     database_url: str
     time_bank_seconds: float = 30.0  # each player's extra time for a whole match
-    bot_delay_seconds: float = 0.8  # bots and 托管 seats wait this long, so people can follow the play
+    # Unset, bots think as long as their room's pace has it (server.table.think) and 托管 seats wait
+    # 0.8 s; set (tests, benchmarks), every automatic seat waits this long.
+    bot_delay_seconds: float | None = None
     # The pause between hands is each room's own setting; tests may override it for every room.
     next_hand_seconds: float | None = None
     claim_seconds: float | None = None  # the pause after every discard: the room's unless set (tests)

@@ -68,6 +68,8 @@ class Room(Base):
     # how long a dissolve vote (解散) waits for answers; silence then counts as agreement
     dissolve_seconds: Mapped[int] = mapped_column(default=60, server_default="60")
     bot_level: Mapped[str] = mapped_column(String(20))  # fills seats still empty at the start
+    # how long bots seem to think (server.table.think.PACES)
+    bot_pace: Mapped[str] = mapped_column(String(10), default="natural", server_default="natural")
     host_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
     # waiting/playing/finished/dissolved, or closed: a table that could not go on (closed_reason says why)
     status: Mapped[str] = mapped_column(String(12), default="waiting")

@@ -41,6 +41,7 @@ def room_out(room: Room) -> RoomOut:
         claim_seconds=room.claim_seconds,
         dissolve_seconds=room.dissolve_seconds,
         bot_level=room.bot_level,
+        bot_pace=room.bot_pace,
         closed_reason=room.closed_reason,
         rules=rule_card(room.preset, room.options),
         seats=[

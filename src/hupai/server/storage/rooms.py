@@ -66,6 +66,7 @@ class Rooms:
                 claim_seconds=spec.claim_seconds,
                 dissolve_seconds=spec.dissolve_seconds,
                 bot_level=spec.bot_level,
+                bot_pace=spec.bot_pace,
                 host_id=host_id,
                 status="waiting",
                 seed=secrets.randbits(62),

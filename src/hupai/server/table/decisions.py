@@ -9,7 +9,7 @@ from hupai.game.actions import Action, Pass
 from hupai.game.engine import legal_actions
 from hupai.game.model import Phase
 from hupai.game.view import view
-from hupai.server.table import core
+from hupai.server.table import core, think
 from hupai.server.table.core import Pending, TableState, log
 
 
@@ -67,13 +67,24 @@ def refresh_pending(table: TableState) -> None:
             choice = automatic_choice(table, seat, legal)
             # A pass waits for the window's release like any decision (an early one would tell
             # who could claim); other moves wait as a person would seem to.
-            pause = 0.0 if isinstance(choice, Pass) else table.settings.bot_delay_seconds
+            pause = 0.0 if isinstance(choice, Pass) else automatic_pause(table, seat, legal, choice)
             due = max(now + pause, release)
             kept[seat] = Pending(table.seq, legal, now, due, automatic=True, choice=choice)
         else:
             allowed = table.room.decision_seconds + max(table.bank[seat], 0.0)
             kept[seat] = Pending(table.seq, legal, now, now + allowed, automatic=False)
     table.pending = kept
+
+
+def automatic_pause(table: TableState, seat: int, legal: list[Action], choice: Action) -> float:
+    """How long an automatic seat waits before it moves: a bot thinks as its room's pace has it (drawn
+    per decision), a seat played by the table (托管, 听, 报听) moves after a short fixed pause; a
+    server's ``bot_delay_seconds``, when set (tests, benchmarks), is every such pause."""
+    if table.settings.bot_delay_seconds is not None:
+        return table.settings.bot_delay_seconds
+    if seat in table.bots:
+        return think.think_seconds(table.room.bot_pace, legal, choice, table.think_rng)
+    return think.TRUSTEE_SECONDS
 
 
 def track_window(table: TableState, now: float) -> None:

@@ -9,6 +9,7 @@ import { byRuleSet, escapeHtml, html, toast } from "./util.js";
 
 const HANDS = [4, 8, 16];
 const BOTS = ["strong", "efficiency", "random"];
+const PACES = ["quick", "natural", "relaxed"]; // how long bots seem to think (server/table/think.py)
 
 export async function show(root) {
   const user = await currentUser();
@@ -38,6 +39,7 @@ export async function show(root) {
         <label>${word("lobby.claimPause")} <input name="claim" type="number" min="0.2" max="3" step="0.1" value="0.6"></label>
         <label>${word("lobby.dissolveSeconds")} <input name="dissolve" type="number" min="10" max="300" value="60"></label>
         <label>${word("lobby.botLevel")} <select name="bot">${BOTS.map((level) => `<option value="${level}" data-i18n="bot.${level}">${t(`bot.${level}`)}</option>`).join("")}</select></label>
+        <label>${word("lobby.botPace")} <select name="pace">${PACES.map((pace) => `<option value="${pace}" ${pace === "natural" ? "selected" : ""} data-i18n="pace.${pace}">${t(`pace.${pace}`)}</option>`).join("")}</select></label>
       </div>
       <details class="rules" open><summary>${word("lobby.ruleCard")}</summary><div data-role="card"></div></details>
       <div class="create-bar"><button type="submit" class="primary">${word("lobby.create")}</button></div>
@@ -83,6 +85,7 @@ export async function show(root) {
         claim_seconds: Number(create.claim.value),
         dissolve_seconds: Number(create.dissolve.value),
         bot_level: create.bot.value,
+        bot_pace: create.pace.value,
         options: editor.changes(),
       });
       location.hash = `#/room/${room.number}`;
