@@ -21,8 +21,10 @@ def test_leaving_shows_the_escape_payment_on_the_sheet_and_in_the_summary(
     create_room_with_bots(page, "nanjing")
     page.click('[data-role="start"]')
     expect(page.locator(".table")).to_be_visible()
-    page.once("dialog", lambda dialog: dialog.accept())  # the 逃跑 confirmation
     page.click('[data-role="escape"]')
+    confirm = page.locator('[data-role="confirm"]')  # the 逃跑 confirmation, in the page
+    expect(confirm).to_contain_text("逃跑")
+    confirm.locator('[data-answer="yes"]').click()
 
     sheet = page.locator('[data-role="hand-end"]')
     expect(sheet.locator('[data-role="escaped"]')).to_have_text("逃兵 逃跑，付 60 分（见付款），比赛结束")

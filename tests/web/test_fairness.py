@@ -94,6 +94,13 @@ def test_a_hand_is_contributed_to_fingerprinted_and_verified_in_the_page(
     shoot(page, "fairness-en")
     page.keyboard.press("Escape")
     page.click("#lang")
+    page.set_viewport_size({"width": 844, "height": 390})  # on a phone held sideways: read from the top
+    sheet.locator('[data-role="fair-details"]').click()
+    expect(dialog.locator('[data-role="fair-secret"]')).to_have_text(fair["secret"])
+    assert dialog.locator(".modal-box").evaluate("(box) => box.scrollHeight > box.clientHeight")
+    assert dialog.locator(".modal-box").evaluate("(box) => box.scrollTop") == 0
+    page.keyboard.press("Escape")
+    page.set_viewport_size({"width": 1280, "height": 800})
 
     # The replay says the same.
     page.goto(f"{base_url}#/replay/{number}/0")

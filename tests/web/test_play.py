@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from .conftest import ARTIFACTS, Watched
+from .conftest import ARTIFACTS, SIZES, Watched
 from .support import create_room_with_bots, enter, play_hand_by_clicking, shoot
 
 
@@ -58,11 +58,38 @@ def test_a_whole_hand_by_clicking_then_its_replay(page: Page, base_url: str) -> 
     expect(page.locator('[data-role="replay-result"]')).to_be_visible()
     page.screenshot(path=ARTIFACTS / "replay.png", full_page=True)
     shoot(page, "replay")
+    replay_fits(page)
     # On a phone held upright the bottom seat's hand is inside the screen's width.
     page.set_viewport_size({"width": 390, "height": 844})
     page.wait_for_timeout(200)
     bottom = page.locator(".side-bottom").bounding_box()
     assert bottom is not None and bottom["x"] >= 0 and bottom["x"] + bottom["width"] <= 391
+
+
+def replay_fits(page: Page) -> None:
+    """On a desktop and on a phone held sideways the replay's board fits the screen, its tiles big
+    enough to read."""
+    for size in ("desktop", "landscape"):
+        width, height = SIZES[size]
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(200)
+        board = page.locator('[data-role="replay"] [data-role="table"]').bounding_box()
+        assert board is not None and board["y"] + board["height"] <= height + 1, (size, board)
+        tile = page.locator('[data-role="replay"] .river svg.tile').first.bounding_box()
+        assert tile is not None and tile["width"] >= 20, (size, tile)
+
+
+def touch_friendly(page: Page) -> None:
+    """On a touch screen: no keyboard hints shown, and every button at least 32 CSS px tall."""
+    assert page.locator("kbd:visible").count() == 0
+    small = page.evaluate(
+        """() => [...document.querySelectorAll("button, select")]
+            .filter((element) => element.offsetParent !== null)
+            .map((element) => [element.dataset.role || element.dataset.action || element.textContent.trim(),
+                               element.getBoundingClientRect().height])
+            .filter(([, height]) => height < 31.5)"""
+    )
+    assert not small, small
 
 
 def test_english_and_a_phone_held_sideways(pages: Watched, base_url: str) -> None:
@@ -82,6 +109,7 @@ def test_english_and_a_phone_held_sideways(pages: Watched, base_url: str) -> Non
     assert tall <= 40, f"the table is {tall} px taller than the phone held sideways"
     hand_box = page.locator('[data-role="hand"]').bounding_box()
     assert hand_box is not None and hand_box["x"] >= 0 and hand_box["x"] + hand_box["width"] <= 845
+    touch_friendly(page)
     # The only person at the table proposes to end: everyone agrees, the session summary shows.
     page.click('[data-role="dissolve"]')
     page.click('[data-role="confirm"] [data-answer="yes"]')  # asked first, in the page

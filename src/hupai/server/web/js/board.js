@@ -161,7 +161,8 @@ export function boardHtml({ view, bottom, seats, middle, ownBelow = false }) {
 
 // Fit the table to the screen: the river tile width (--w) and the player's own tile width (--hw) that
 // let the board and the hand below it fit the space below the table's top, in either orientation.
-export function fitTable(table, { handTiles = 0, meldTiles = 0 } = {}) {
+// `tools`: the table keeps room beside the board for its tools and info (a replay has none).
+export function fitTable(table, { handTiles = 0, meldTiles = 0, tools = true } = {}) {
   const board = table.querySelector('[data-role="board"]');
   if (!board) return;
   const rows = Number(board.style.getPropertyValue("--rows")) || 4;
@@ -169,9 +170,12 @@ export function fitTable(table, { handTiles = 0, meldTiles = 0 } = {}) {
   // The width the table may take: its container's, never more than the screen's.
   const screenWidth = Math.min(document.documentElement.clientWidth, table.parentElement.getBoundingClientRect().width) - 12;
   const top = Math.max(table.getBoundingClientRect().top + window.scrollY, 0);
-  const height = window.innerHeight - top - 8;
+  // Below the table: the page's own padding (a replay sits in a padded card).
+  const below = tools ? 8 : 8 + bottomPadding(table);
+  const height = window.innerHeight - top - below;
   const portrait = window.innerHeight > document.documentElement.clientWidth;
-  const width = portrait ? screenWidth - 8 : screenWidth - 2 * Math.min(300, Math.max(150, screenWidth * 0.2));
+  let width = portrait ? screenWidth - 8 : screenWidth - 2 * Math.min(300, Math.max(150, screenWidth * 0.2));
+  if (!tools) width = Math.min(screenWidth, table.clientWidth) - 16;
   // The own hand: every concealed tile, a gap, and the melds at three quarters of a tile; below the
   // hand its status line, above it nothing (the calls float over the board).
   // On a phone held upright the melds and trays wrap onto a line of their own above the hand.
@@ -186,6 +190,15 @@ export function fitTable(table, { handTiles = 0, meldTiles = 0 } = {}) {
   table.style.setProperty("--w", `${size}px`);
   if (hand) table.style.setProperty("--hw", `${Math.max(hand, size)}px`);
   if (hand) shrinkOwnRow(table);
+}
+
+function bottomPadding(element) {
+  let total = 0;
+  for (let node = element.parentElement; node && node !== document.body; node = node.parentElement) {
+    const style = getComputedStyle(node);
+    total += parseFloat(style.paddingBottom) + parseFloat(style.borderBottomWidth);
+  }
+  return total;
 }
 
 // The estimate above cannot know everything beside the hand (flowers, laid 痞子/赖子 and their ×N,

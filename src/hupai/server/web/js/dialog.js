@@ -56,6 +56,7 @@ export function infoDialog(body, { role = "info", label = "" } = {}) {
   modal.querySelector('[data-role="close"]').addEventListener("click", close);
   document.addEventListener("keydown", onKey);
   document.body.append(modal);
-  modal.querySelector('[data-role="close"]').focus();
+  // Focused for the keyboard, but read from its top: focusing the button below would scroll there.
+  modal.querySelector('[data-role="close"]').focus({ preventScroll: true });
   return modal;
 }

@@ -3,7 +3,7 @@
 
 import { pick, t } from "./i18n.js";
 
-// The localized question to pass to confirm() before POST /api/rooms/{number}/leave during play.
+// The localized question asked (dialog.js) before POST /api/rooms/{number}/leave during play.
 export function escapeWarning(room) {
   const escape = (room && room.rules && room.rules.escape) || null;
   const terms = escape ? pick(escape.zh, escape.en) : t("escape.unknown");

@@ -11,6 +11,9 @@ import { scoresHtml, transfersHtml } from "./settlement.js";
 import { parseTiles, tileName } from "./tiles.js";
 import { escapeHtml, html } from "./util.js";
 
+const STEP_MS = 700; // a step at 1×
+const SPEEDS = [0.5, 1, 2, 4];
+
 function word(key, values = {}) {
   return t(`replay.${key}`, values);
 }
@@ -32,7 +35,7 @@ export async function show(root, [number, index]) {
   let at = 0;
   let bottom = 0;
   let timer = null;
-  let delay = 700;
+  let delay = STEP_MS;
   let verdict = null; // the wall's verdict, once computed
   const hand = Number(index);
   const record = replay.record || { hands: [] };
@@ -95,7 +98,7 @@ export async function show(root, [number, index]) {
         <input type="range" min="0" max="${frames.length - 1}" value="${at}" data-role="seek" aria-label="seek">
         <span data-role="step">${word("step", { n: at, total: frames.length - 1 })}</span>
         <label>${word("view")} <select data-role="viewpoint">${names.map((name, seat) => `<option value="${seat}" ${seat === bottom ? "selected" : ""}>${escapeHtml(name)}</option>`).join("")}</select></label>
-        <label>${word("speed")} <select data-role="speed">${[1400, 700, 300, 100].map((ms) => `<option value="${ms}" ${ms === delay ? "selected" : ""}>${Math.round(700 / ms * 10) / 10}×</option>`).join("")}</select></label>
+        <label>${word("speed")} <select data-role="speed">${SPEEDS.map((times) => `<option value="${STEP_MS / times}" ${STEP_MS / times === delay ? "selected" : ""}>${times}×</option>`).join("")}</select></label>
       </div>
       <p class="fair-line" data-role="fair-line">${verdictHtml(verdict, { details: Boolean(fair) })}</p>
       <p class="frame-action" data-role="frame-action">${escapeHtml(describe(frame, names))}</p>
@@ -103,7 +106,7 @@ export async function show(root, [number, index]) {
       ${settlement}
     </section>`);
     root.append(page);
-    fitTable(page.querySelector('[data-role="table"]'));
+    fitTable(page.querySelector('[data-role="table"]'), { tools: false });
     for (const button of page.querySelectorAll("[data-go]")) button.addEventListener("click", () => go(button.dataset.go));
     for (const opener of page.querySelectorAll('[data-role="fair-details"], [data-role="fair-badge"]')) {
       opener.addEventListener("click", showDetails);

@@ -423,7 +423,7 @@ class TableClient {
     const escape = page.querySelector('[data-role="escape"]');
     if (escape) {
       escape.addEventListener("click", async () => {
-        if (!confirm(escapeWarning(this.room))) return;
+        if (!(await confirmDialog(escapeWarning(this.room)))) return;
         try {
           await api.leave(this.number);
         } catch (error) {
