@@ -95,6 +95,7 @@ TABLE_PARTS = (
     "core",
     "views",
     "persist",
+    "think",
     "decisions",
     "dealing",
     "match_flow",

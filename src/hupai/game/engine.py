@@ -54,6 +54,7 @@ from hupai.game.model import (
     WinResult,
     next_seat,
 )
+from hupai.game.refusal import NOT_COMPLETE, Refusal
 from hupai.hand import waits
 from hupai.tiles import NUM_KINDS, format_tiles, tile_name
 
@@ -610,15 +611,21 @@ def _win_refusal(
     player = state.seats[seat]
     if claim and tile is not None:
         if state.ruleset.pass_win_restriction and player.passed_win:
-            return (
+            until = state.ruleset.pass_win_until
+            return Refusal(
                 f"seat {seat} passed a win and may not win on a discard until its own next "
-                f"{state.ruleset.pass_win_until} (过胡不胡)"
+                f"{until} (过胡不胡)",
+                f"passed_win_until_{until}",
             )
         if not _completes(state, seat, tile):
             counts = list(player.counts)
             counts[tile] += 1
             shape = state.ruleset.shape_refusal(state, seat, counts)  # e.g. 有痞子不能胡, not 诈胡
-            return shape or f"诈胡: {tile_name(tile)} does not complete seat {seat}'s hand"
+            return shape or Refusal(
+                f"诈胡: {tile_name(tile)} does not complete seat {seat}'s hand",
+                "tile_does_not_complete",
+                tile=format_tiles([tile]),
+            )
         verdict = state.ruleset.judge_win(
             state,
             _claim_context(
@@ -631,10 +638,10 @@ def _win_refusal(
         )
         return verdict.reason
     if not _may_win_on_turn(state):
-        return "a win on your own turn needs a tile you drew (not a claimed one)"
+        return Refusal("a win on your own turn needs a tile you drew (not a claimed one)", "claimed_tile")
     if not _complete(state, seat):
         shape = state.ruleset.shape_refusal(state, seat, list(player.counts))
-        return shape or "诈胡: the hand is not complete"
+        return shape or NOT_COMPLETE
     return _judge_self_drawn(state, seat).reason
 
 

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 from hupai.game.contract import PayerLine, ScoreItem, ScoreSheet, WinVerdict, share_of
 from hupai.game.model import SEATS, HandState, Meld, MeldKind, WinContext, WinKind, next_seat
+from hupai.game.refusal import NOT_COMPLETE, Refusal
 from hupai.hand import Form, Reading, decompositions, is_win, waits
 from hupai.rules.enshi.items import item
 from hupai.rules.enshi.options import EnshiOptions
@@ -196,9 +197,11 @@ def _held_name(tile: int) -> str:
 def pizi_refusal(seat: int, pizi: int | None) -> str:
     """有痞子不能胡 (X-ES): a held 痞子 is in no set, so the hand cannot win until it is laid."""
     held = "" if pizi is None else f" {_held_name(pizi)}"
-    return (
+    return Refusal(
         f"有痞子不能胡: seat {seat} holds the 痞子{held}, which is in no set; "
-        "lay it first (下痞子) — a win on its replacement is 杠开"
+        "lay it first (下痞子) — a win on its replacement is 杠开",
+        "pizi_held",
+        tile=tile_notation(pizi) if pizi is not None else "",
     )
 
 
@@ -208,22 +211,26 @@ def refusal(state: HandState, context: WinContext, options: EnshiOptions) -> str
     counts, pizi, laizi = context.counts, state.pizi, state.laizi
     seat = context.seat
     if not complete_shape(counts, laizi):
-        return "诈胡: the hand is not complete"
+        return NOT_COMPLETE
     if options.pizi_blocks_win and pizi is not None and counts[pizi]:
         return pizi_refusal(seat, pizi)
     held = counts[laizi] if laizi is not None else 0
     if options.max_laizi_in_win and held > options.max_laizi_in_win:
-        return (
+        return Refusal(
             f"赖子太多: a winning hand may hold at most {options.max_laizi_in_win} 赖子; "
-            f"seat {seat} holds {held}"
+            f"seat {seat} holds {held}",
+            "too_many_laizi",
+            most=options.max_laizi_in_win,
+            held=held,
         )
     if options.jianzihu_self_drawn_only and context.kind is not WinKind.SELF_DRAWN:
         before = list(counts)
         before[context.tile] -= 1
         if is_jianzihu(before, laizi, tile_set_kinds(options)):
-            return (
+            return Refusal(
                 f"见字胡必须自摸: seat {seat}'s hand wins on any tile (见字胡), so it may win only by "
-                "self-draw, not on a discard or a robbed kong"
+                "self-draw, not on a discard or a robbed kong",
+                "jianzihu_self_drawn_only",
             )
     return ""
 
@@ -275,5 +282,5 @@ def score(state: HandState, context: WinContext, options: EnshiOptions) -> WinVe
         if best is None or rank > best[0]:
             best = (rank, sheet)
     if best is None:
-        return WinVerdict(False, reason=refused or "诈胡: the hand is not complete")
+        return WinVerdict(False, reason=refused or NOT_COMPLETE)
     return WinVerdict(True, sheet=best[1])

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from hupai.game.contract import ScoreItem, ScoreSheet, WinVerdict, share_of
 from hupai.game.model import HandState, Meld, MeldKind, WinContext, WinKind
+from hupai.game.refusal import NOT_COMPLETE, Refusal
 from hupai.hand import Form, GroupKind, Reading, WaitShape, decompositions, waits
 from hupai.rules.nanjing.items import item
 from hupai.rules.nanjing.options import NanjingOptions
@@ -173,7 +174,7 @@ def score_natural(state: HandState, context: WinContext, options: NanjingOptions
     """Score a complete hand on its best legal reading, or say why it may not win."""
     readings = decompositions(list(context.counts))
     if not readings:
-        return WinVerdict(False, reason="诈胡: the hand is not complete")
+        return WinVerdict(False, reason=NOT_COMPLETE)
     facts = _facts(state, context, options)
     best: ScoreSheet | None = None
     for reading in readings:
@@ -184,9 +185,12 @@ def score_natural(state: HandState, context: WinContext, options: NanjingOptions
     if best is None:
         return WinVerdict(
             False,
-            reason=(
+            reason=Refusal(
                 f"小胡需门清或{options.small_hand_hard_flowers}个硬花: a small hand needs 门清 or at least "
-                f"{options.small_hand_hard_flowers} hard flowers (this one has {facts.hard})"
+                f"{options.small_hand_hard_flowers} hard flowers (this one has {facts.hard})",
+                "small_hand",
+                need=options.small_hand_hard_flowers,
+                have=facts.hard,
             ),
         )
     return WinVerdict(True, sheet=best)

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from hupai.game.contract import ScoreItem, ScoreSheet, WinVerdict, share_of
 from hupai.game.model import SEATS, HandState, Meld, MeldKind, WinContext, WinKind, next_seat
+from hupai.game.refusal import NOT_COMPLETE, Refusal
 from hupai.hand import Form, GroupKind, Reading, decompositions
 from hupai.rules.nanning.items import item
 from hupai.rules.nanning.options import NanningOptions
@@ -248,14 +249,16 @@ def score(state: HandState, context: WinContext, options: NanningOptions) -> Win
     if sealer is not None:
         return WinVerdict(
             False,
-            reason=(
+            reason=Refusal(
                 f"封胡: seat {sealer} has taken three sets from seat {context.seat}, "
-                "who may not win this hand"
+                "who may not win this hand",
+                "sealed",
+                seat=sealer,
             ),
         )
     readings = decompositions(list(context.counts))
     if not readings:
-        return WinVerdict(False, reason="诈胡: the hand is not complete")
+        return WinVerdict(False, reason=NOT_COMPLETE)
     where = situation(state, context, options)
     melds = state.seats[context.seat].melds
     ron = context.kind is not WinKind.SELF_DRAWN
@@ -285,11 +288,21 @@ def score(state: HandState, context: WinContext, options: NanningOptions) -> Win
             best = sheet
     if best is None:
         return WinVerdict(
-            False, reason="鸡胡不可放炮: a plain hand may win on a discard only as a 大炮 (seed 004)"
+            False,
+            reason=Refusal(
+                "鸡胡不可放炮: a plain hand may win on a discard only as a 大炮 (seed 004)",
+                "chicken_on_discard",
+            ),
         )
     if _total(best, where) < options.min_points:
         return WinVerdict(
-            False, reason=f"起胡 {options.min_points}: this win is worth only {_total(best, where)}"
+            False,
+            reason=Refusal(
+                f"起胡 {options.min_points}: this win is worth only {_total(best, where)}",
+                "below_min_points",
+                need=options.min_points,
+                worth=_total(best, where),
+            ),
         )
     return WinVerdict(True, sheet=best)
 

@@ -11,6 +11,7 @@ from hupai.game.actions import action_to_dict
 from hupai.game.engine import win_refusal
 from hupai.game.fairness import ALGORITHM, FairDeal
 from hupai.game.model import HandState, Phase
+from hupai.game.refusal import Refusal
 from hupai.game.view import SeatView, event_position, events_as_dicts, events_for, view
 from hupai.server.table import core
 from hupai.server.table.core import SEATS, TableState
@@ -103,6 +104,8 @@ def send_update(table: TableState, connection: Connection) -> None:
         refusal = win_refusal(state, connection.seat)
         if refusal is not None:
             message["win_blocked"] = refusal  # a complete hand that may not win: say why
+            if isinstance(refusal, Refusal) and refusal.code:
+                message["win_blocked_why"] = refusal.said()  # for the client's own words
         message.update(ting_facts(table, connection.seat, seen))
     if connection.hints and connection.seat is not None and state.phase is not Phase.ENDED:
         message["hints"] = seat_hints_for(table, connection, state, hand)

@@ -5,7 +5,7 @@
 
 import { boardHtml, fitTable, meldTiles, placeOf, wildHtml, windOf } from "./board.js";
 import { fairBadge } from "./fairness.js";
-import { language, t } from "./i18n.js";
+import { knows, language, t } from "./i18n.js";
 import { hintsHtml } from "./hints.js";
 import { icon } from "./icons.js";
 import { tingHtml, wireTing } from "./ting.js";
@@ -220,10 +220,21 @@ export class TableView {
   }
 
   status(update, prompt) {
-    if (update.win_blocked) return `<span class="banner blocked" data-role="win-blocked">${escapeHtml(update.win_blocked)}</span>`;
+    if (update.win_blocked) return `<span class="banner blocked" data-role="win-blocked">${escapeHtml(this.winBlocked(update))}</span>`;
     if (this.selected !== null) return `<span class="tip">${t("table.tapAgain")}</span>`;
     if (prompt && prompt.legal.some((action) => action.act === "discard")) return t("table.yourTurn");
     return "";
+  }
+
+  // Why a complete hand may not win, in the reader's language where its code has words (the
+  // engine's English sentence otherwise).
+  winBlocked(update) {
+    const why = update.win_blocked_why;
+    if (!why || !knows(`refusal.${why.code}`)) return update.win_blocked;
+    const params = { ...why.params };
+    if (params.seat !== undefined) params.name = this.client.seatName(params.seat);
+    if (params.tile) params.tile = tileName(params.tile);
+    return t(`refusal.${why.code}`, params);
   }
 
   actions(update, prompt) {
