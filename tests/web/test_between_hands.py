@@ -29,8 +29,25 @@ def check_sheet(page: Page) -> None:
             assert "每家" not in paid, (how, paid)
             # who pays: the discarder, or (Enshi) each loser's own line below
             assert "放炮者付" in paid or score.locator('[data-role="payers"]').count(), (how, paid)
+        reading = score.locator('[data-role="reading"]')  # drawn as tiles, not written in notation
+        assert reading.locator("svg.tile").count() >= 2
+        assert not re.search(r"\d[mpsz]", reading.inner_text()), reading.inner_text()
         expect(sheet.locator(".open-hand.winner")).not_to_have_count(0)
         expect(sheet.locator("svg.win-tile")).not_to_have_count(0)
+
+
+def sheet_fits_sideways(page: Page) -> None:
+    """On a phone held sideways the hand's sheet is read without scrolling while its countdown runs."""
+    page.set_viewport_size({"width": 844, "height": 390})
+    page.wait_for_timeout(150)
+    overlay = page.locator('[data-role="hand-end"]')
+    scroll = overlay.evaluate("(element) => element.scrollHeight - element.clientHeight")
+    parts = overlay.evaluate(
+        "(element) => [...element.querySelectorAll('.sheet > *, .sheet-columns > *, .money > *')]"
+        ".map((part) => [part.className, Math.round(part.getBoundingClientRect().bottom)])"
+    )
+    page.set_viewport_size({"width": 1280, "height": 800})
+    assert scroll <= 2, f"the sheet needs {scroll} px of scrolling on a phone held sideways: {parts}"
 
 
 def play_match_pressing_continue(page: Page) -> None:
@@ -44,6 +61,7 @@ def play_match_pressing_continue(page: Page) -> None:
         expect(sheet.locator('[data-role="next-in"]')).to_contain_text("秒后自动开始下一局")
         if hand == 0:
             shoot(page, "hand-end")
+            sheet_fits_sideways(page)
         sheet.locator('[data-role="continue"]').click()
         # the only person at the table has read it: the next hand comes at once, not after 15 s
         expect(page.locator('[data-role="hand-no"]')).to_have_text(f"第{hand + 2}/{HANDS}局", timeout=5000)
@@ -75,6 +93,11 @@ def check_summary(page: Page, number: str) -> None:
     expect(summary.locator(".per-hand tbody tr")).to_have_count(HANDS)
     expect(summary.locator('.per-hand [data-role="replay"]')).to_have_count(HANDS)
     shoot(page, "summary")
+    page.set_viewport_size({"width": 390, "height": 844})  # upright: every player's column shows
+    page.wait_for_timeout(150)
+    hidden = summary.locator(".scroll:has(.per-hand)").evaluate("(box) => box.scrollWidth - box.clientWidth")
+    assert hidden <= 1, f"{hidden} px of the hands' table are hidden sideways on a phone held upright"
+    page.set_viewport_size({"width": 1280, "height": 800})
     with page.expect_download() as waiting:
         summary.locator('[data-role="save-image"]').click()
     download = waiting.value

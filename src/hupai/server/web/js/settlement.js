@@ -42,13 +42,33 @@ export function payersHtml(payers, names) {
     .join("")}</tbody></table>`;
 }
 
+// The reading a win was scored on ("66p 234m 13s(2s)"), drawn: each set its tiles, and what a 赖子
+// stands for (in brackets) marked as such. Anything unreadable stays as written.
+function readingHtml(reading) {
+  return (reading || "")
+    .split(" ")
+    .filter(Boolean)
+    .map((group) => {
+      const found = /^([^()]*)(?:\(([^()]*)\))?$/.exec(group);
+      try {
+        if (!found) throw new Error(group);
+        const real = found[1] ? tilesHtml(parseTiles(found[1]), { extra: "small" }) : "";
+        const wild = found[2] ? tilesHtml(parseTiles(found[2]), { extra: "small stand-in" }) : "";
+        return `<span class="group">${real}${wild}</span>`;
+      } catch {
+        return `<span class="group">${escapeHtml(group)}</span>`;
+      }
+    })
+    .join("");
+}
+
 export function scoresHtml(result, names) {
   if (!result.scores.length && result.outcome === "abandoned") return `<p class="abandoned">${t("end.abandoned")}</p>`;
   if (!result.scores.length) return `<p class="draw">${t("end.draw")}</p>`;
   return result.scores
     .map((score) => `<div class="score-sheet" data-role="score-sheet">
       <h3>${t("end.winner")}: ${escapeHtml(names[score.seat])} · ${tileSvg(score.tile.replace(/^(\d)(\w)$/, "$1$2"), { extra: "small" })} · ${escapeHtml(howText(score, names))}</h3>
-      <p class="reading">${escapeHtml(score.reading)}</p>
+      <p class="reading" data-role="reading" aria-label="${escapeHtml(score.reading)}">${readingHtml(score.reading)}</p>
       <table class="items"><tbody>${itemsHtml(score.items)}</tbody>
         <tfoot>${paidRow(score, result.transfers || [], names)}</tfoot></table>
       ${payersHtml(score.payers, names)}
@@ -358,9 +378,9 @@ export function renderSummary(summary, number, names = summary.names || []) {
       `${statCells(summary.stats?.[seat]).map((value) => `<td>${escapeHtml(value)}</td>`).join("")}</tr>`)
     .join("");
   const hands = (summary.hands || [])
-    .map((hand) => `<tr data-hand="${hand.index}"><th>${t("summary.hand", { n: hand.index + 1 })}</th><td class="outcome">${escapeHtml(handOutcome(hand, names))}</td>` +
-      `${hand.deltas.map((d) => `<td class="${d > 0 ? "plus" : d < 0 ? "minus" : ""}">${signed(d)}</td>`).join("")}` +
-      `<td><a href="#/replay/${number}/${hand.index}" data-role="replay">${t("summary.replay")}</a></td></tr>`)
+    .map((hand) => `<tr data-hand="${hand.index}"><th>${t("summary.hand", { n: hand.index + 1 })} <a href="#/replay/${number}/${hand.index}" data-role="replay">${t("summary.replay")}</a>` +
+      `<span class="outcome">${escapeHtml(handOutcome(hand, names))}</span></th>` +
+      `${hand.deltas.map((d) => `<td class="${d > 0 ? "plus" : d < 0 ? "minus" : ""}">${signed(d)}</td>`).join("")}</tr>`)
     .join("");
   const biggest = summary.biggest_win
     ? `<p class="biggest">${t("summary.biggest")}: ${escapeHtml(names[summary.biggest_win.seat])} ${signed(summary.biggest_win.amount)} (${t("summary.hand", { n: summary.biggest_win.hand + 1 })}) — ${summary.biggest_win.items.map((item) => escapeHtml(pick(item.zh, item.en))).join("、")}</p>`
@@ -372,7 +392,7 @@ export function renderSummary(summary, number, names = summary.names || []) {
     ${biggest}
     ${summaryEscapes(summary, names)}
     <h2>${t("summary.hands")}</h2>
-    <div class="scroll"><table class="per-hand"><thead><tr><th></th><th></th>${names.map((name) => `<th>${escapeHtml(name)}</th>`).join("")}<th></th></tr></thead><tbody>${hands}</tbody></table></div>
+    <div class="scroll"><table class="per-hand"><thead><tr><th></th>${names.map((name) => `<th class="name" title="${escapeHtml(name)}">${escapeHtml(name)}</th>`).join("")}</tr></thead><tbody>${hands}</tbody></table></div>
     <p class="summary-actions">
       <button type="button" data-role="save-image">${t("summary.saveImage")}</button>
       <button type="button" data-role="copy-text">${t("summary.copyText")}</button>
