@@ -161,6 +161,10 @@ def test_the_calculator_keeps_its_input_and_result_across_a_language_switch(
     sheet.scroll_into_view_if_needed()
     shoot(page, "calculator")
     fits_a_phone(page, '[data-role="calc"]')
+    page.set_viewport_size({"width": 390, "height": 844})  # the palette's tiles take a fingertip
+    pick = page.locator(".palette .pick svg.tile").first.bounding_box()
+    assert pick is not None and pick["width"] >= 24 and pick["height"] >= 32, pick
+    page.set_viewport_size({"width": 1280, "height": 800})
 
 
 def test_a_nanning_calculator_asks_only_what_nanning_scores(page: Page, base_url: str) -> None:
