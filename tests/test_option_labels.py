@@ -27,6 +27,7 @@ LABEL_MODULES: dict[str, ModuleType] = {
 PRESETS = sorted(presets())
 CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 HELP_MAX = 90
+HELP_ZH_MAX = 48  # one line on a phone
 BOGUS = "¤"  # never an allowed value, and not a word the RuleError lists could contain
 
 
@@ -83,11 +84,13 @@ def test_every_option_has_a_label(preset: str) -> None:
     assert not missing, f"options without a label: {missing}"
     for name in names:
         entry = labels[name]
-        for key in ("zh", "en", "help"):
+        for key in ("zh", "en", "help", "help_zh"):
             text = entry[key]
             assert isinstance(text, str), (name, key)
             assert text.strip(), f"{name}: empty {key}"
         assert len(str(entry["help"])) <= HELP_MAX, f"{name}: help longer than {HELP_MAX} characters"
+        assert CJK.search(str(entry["help_zh"])), f"{name}: the Chinese help is not in Chinese"
+        assert len(str(entry["help_zh"])) <= HELP_ZH_MAX, f"{name}: Chinese help over {HELP_ZH_MAX}"
 
 
 @pytest.mark.parametrize("preset", PRESETS)
@@ -139,8 +142,9 @@ def test_labelled_values_are_allowed(preset: str) -> None:
 @pytest.mark.parametrize("preset", PRESETS)
 def test_labels_are_bilingual(preset: str) -> None:
     module = _module(preset)
-    for name, (zh, en, _help) in module.OPTION_LABELS.items():
+    for name, (zh, en, _help, help_zh) in module.OPTION_LABELS.items():
         assert CJK.search(zh), f"{name}: Chinese label {zh!r} has no Chinese character"
+        assert CJK.search(help_zh), f"{name}: Chinese help {help_zh!r} has no Chinese character"
         assert en.strip(), name
     for name, words in module.VALUE_LABELS.items():
         for word, (zh, en) in words.items():
@@ -154,6 +158,7 @@ def test_output_shape() -> None:
         "zh": "七对加花",
         "en": "Seven pairs bonus",
         "help": labels["qidui_bonus"]["help"],
+        "help_zh": labels["qidui_bonus"]["help_zh"],
     }
     triggers = nanjing_labels.VALUE_LABELS["bixiahu_triggers"]
     assert labels["bixiahu_triggers"]["values"] == {

@@ -124,9 +124,16 @@ def test_the_rule_card_shows_labels_not_raw_values(pages: Watched, base_url: str
     page = pages.page("portrait")
     enter(page, base_url, "规则看")
     shoot(page, "lobby")
+    rows = page.locator('[data-role="create"] .rulecard tr.option')
+    helps = page.locator('[data-role="create"] .rulecard tr.option .option-help')
+    assert rows.count() > 10 and helps.count() == rows.count()  # every option says what it does
+    plain = [text for text in helps.all_text_contents() if not re.search(r"[\u4e00-\u9fff]", text)]
+    assert not plain, plain
     switch_language(page, "en")
     page.locator('[data-role="create"] select[name="preset"]').select_option("nanning")
     assert not [raw for raw in ("tsumo_only", "one_per_kong", "s004_count") if raw in page_text(page)]
+    fenghu = page.locator('[data-role="create"] tr[data-option="fenghu"] .option-help')
+    expect(fenghu).to_contain_text("cannot win this hand")
     shoot(page, "lobby-en")
     fits_a_phone(page, '[data-role="create"]')
 

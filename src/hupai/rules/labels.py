@@ -17,7 +17,7 @@ from collections.abc import Mapping
 
 __all__ = ["option_labels"]
 
-Labels = tuple[Mapping[str, tuple[str, str, str]], Mapping[str, Mapping[str, tuple[str, str]]]]
+Labels = tuple[Mapping[str, tuple[str, str, str, str]], Mapping[str, Mapping[str, tuple[str, str]]]]
 
 
 def _tables(ruleset_name: str) -> Labels:
@@ -40,14 +40,15 @@ def option_labels(ruleset_name: str) -> dict[str, dict[str, object]]:
     """Every option of the rule set ``ruleset_name`` (``"nanjing"``, ``"nanning"``, ``"enshi"``), in its
     options' order.
 
-    Each option maps to ``{"zh": …, "en": …, "help": …}``, plus ``"values": {value: {"zh": …, "en": …}}``
+    Each option maps to ``{"zh": …, "en": …, "help": …, "help_zh": …}`` (one line of help in English and
+    in Chinese), plus ``"values": {value: {"zh": …, "en": …}}``
     for options whose value is one (or a list) of a few words. A preset name is not a rule set name:
     use ``load_ruleset(preset).name``. Raises ``KeyError`` for an unknown rule set.
     """
     options, values = _tables(ruleset_name)
     out: dict[str, dict[str, object]] = {}
-    for name, (zh, en, help_text) in options.items():
-        entry: dict[str, object] = {"zh": zh, "en": en, "help": help_text}
+    for name, (zh, en, help_text, help_zh) in options.items():
+        entry: dict[str, object] = {"zh": zh, "en": en, "help": help_text, "help_zh": help_zh}
         if name in values:
             entry["values"] = {value: {"zh": vzh, "en": ven} for value, (vzh, ven) in values[name].items()}
         out[name] = entry

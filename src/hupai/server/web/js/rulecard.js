@@ -58,9 +58,11 @@ export function optionHtml(value, names, selected = false) {
   return `<option value="${escapeHtml(value)}"${pair}${selected ? " selected" : ""}>${escapeHtml(text)}</option>`;
 }
 
+// The option's name, and below it one line saying what it does (in the reader's language).
 function optionLabelHtml(card, key) {
   const label = labelsOf(card, key);
-  return pairHtml(label.zh ? label : null, key);
+  const help = label.help ? `<small class="option-help">${pairHtml({ zh: label.help_zh || label.help, en: label.help })}</small>` : "";
+  return pairHtml(label.zh ? label : null, key) + help;
 }
 
 function valueHtml(card, key, value) {
@@ -89,7 +91,7 @@ export function ruleCardHtml(card) {
   const rows = [...common, ...more]
     .map((key) => {
       const changed = key in (card.changed || {}) ? " changed" : "";
-      return `<tr class="option${changed}" data-option="${escapeHtml(key)}" title="${escapeHtml(labelsOf(card, key).help || "")}">` +
+      return `<tr class="option${changed}" data-option="${escapeHtml(key)}">` +
         `<th>${optionLabelHtml(card, key)}</th><td>${valueHtml(card, key, card.options[key])}</td></tr>`;
     })
     .join("");
@@ -135,7 +137,7 @@ function inputHtml(card, key) {
 
 function rowsHtml(card, keys) {
   return keys
-    .map((key) => `<tr class="option" data-option="${escapeHtml(key)}" title="${escapeHtml(labelsOf(card, key).help || "")}">` +
+    .map((key) => `<tr class="option" data-option="${escapeHtml(key)}">` +
       `<th>${optionLabelHtml(card, key)}</th><td>${inputHtml(card, key)}</td></tr>`)
     .join("");
 }
