@@ -100,6 +100,7 @@ TABLE_PARTS = (
     "dealing",
     "match_flow",
     "moves",
+    "social",
     "players",
     "actor",
 )

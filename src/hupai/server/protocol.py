@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
 
 class ClientMessage(BaseModel):
@@ -76,7 +76,25 @@ class Ping(ClientMessage):
     type: Literal["ping"]
 
 
-ClientMessageType = Act | Sync | Trustee | Ting | Hints | Continue | Entropy | Ping
+PHRASES = 12  # 快捷语: phrases 0-11, worded by each reader's client (web/js/social.js)
+Emote = Literal["smile", "laugh", "cry", "angry", "cool", "shock"]
+
+
+class Say(ClientMessage):
+    """快捷语 by number, or an emote by name, for everyone at the table (never free text)."""
+
+    type: Literal["say"]
+    phrase: int | None = Field(default=None, ge=0, lt=PHRASES)
+    emote: Emote | None = None
+
+    @model_validator(mode="after")
+    def one_thing(self) -> Say:
+        if (self.phrase is None) == (self.emote is None):
+            raise ValueError("say one phrase or one emote")
+        return self
+
+
+ClientMessageType = Act | Sync | Trustee | Ting | Hints | Continue | Entropy | Ping | Say
 Incoming = Annotated[ClientMessageType, Field(discriminator="type")]
 INCOMING: TypeAdapter[ClientMessageType] = TypeAdapter(Incoming)
 

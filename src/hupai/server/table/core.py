@@ -93,6 +93,7 @@ class TableState:
         self.last_hand_end: dict[str, Any] | None = None  # resent to whoever joins between hands
         self.hand_results: list[dict[str, Any]] = []  # each hand's settlement as stored
         self.summary: dict[str, Any] | None = None
+        self.chatter: dict[int, tuple[float, float]] = {}  # seat -> 快捷语 tokens left, when (table.social)
         self.think_rng = random.Random(secrets.randbits(64))  # the bots' think times (table.think)
         self.room_read_at = 0.0  # when the room was last read (its vote's countdown counts from then)
 

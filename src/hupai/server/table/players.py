@@ -1,5 +1,5 @@
-"""What a seated player's messages do: ping and sync, 托管, 听, hints, 继续, a contribution, and an
-action answering a prompt."""
+"""What a seated player's messages do: ping and sync, 托管, 听, hints, 继续, a contribution, 快捷语
+and emotes, and an action answering a prompt."""
 
 from __future__ import annotations
 
@@ -13,12 +13,13 @@ from hupai.server.protocol import (
     Entropy,
     Hints,
     Ping,
+    Say,
     Sync,
     Ting,
     Trustee,
     error_message,
 )
-from hupai.server.table import dealing, decisions, match_flow, moves, views
+from hupai.server.table import dealing, decisions, match_flow, moves, social, views
 from hupai.server.table.core import TableState
 from hupai.server.table.messages import Connection
 
@@ -42,6 +43,8 @@ async def from_client(table: TableState, connection: Connection, message: Client
         match_flow.press_continue(table, connection)
     elif isinstance(message, Entropy):
         await dealing.take_entropy(table, connection, message)
+    elif isinstance(message, Say):
+        social.say(table, connection, message)
     else:
         await act(table, connection, message)
 

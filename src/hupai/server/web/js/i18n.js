@@ -98,6 +98,23 @@ const WORDS = {
   "vote.refused": ["{name} 拒绝解散，对局继续", "{name} refused: the game goes on"],
   "vote.agreed": ["全体同意，对局解散", "Everyone agreed: the game ends"],
   "vote.timeout": ["时间到，未表态视为同意，对局解散", "Time is up: silence counts as agreement, the game ends"],
+  "refusal.slow_down": ["说得太快了，歇一会儿再说", "Too fast: wait a moment"],
+  "social.chat": ["快捷语", "Chat"],
+  "social.title": ["快捷语和表情", "Quick phrases and emotes"],
+  "social.mute": ["屏蔽：", "Mute:"],
+  "social.muted": ["已屏蔽", "muted"],
+  "phrase.0": ["快点吧，我等得花儿都谢了", "Hurry up, the flowers are wilting"],
+  "phrase.1": ["大家好，很高兴见到各位", "Hello everyone, nice to meet you"],
+  "phrase.2": ["不好意思，刚才网络不太好", "Sorry, my connection was bad"],
+  "phrase.3": ["你的牌打得也太好了", "You play too well"],
+  "phrase.4": ["和你合作真是太愉快了", "A pleasure playing with you"],
+  "phrase.5": ["不要走，决战到天亮", "Don't go, let's play till dawn"],
+  "phrase.6": ["今天手气不错", "Lucky today"],
+  "phrase.7": ["别吵了，专心打牌吧", "Quiet, let's play"],
+  "phrase.8": ["这把牌真精彩", "What a hand!"],
+  "phrase.9": ["谢谢，承让了", "Thanks, you were kind"],
+  "phrase.10": ["再来一局", "One more round"],
+  "phrase.11": ["下次再玩吧，我要走了", "Next time, I have to go"],
   "refusal.not_complete": ["诈胡：牌还没有和", "Not a winning hand yet"],
   "refusal.tile_does_not_complete": ["诈胡：{tile}和不了你的牌", "{tile} does not complete your hand"],
   "refusal.claimed_tile": ["自摸只能胡自己摸到的牌，不能胡吃碰来的牌", "A win on your own turn needs a tile you drew, not a claimed one"],
@@ -408,6 +425,12 @@ export function t(key, values = {}) {
   let text = pair ? pair[lang === "zh" ? 0 : 1] : key;
   for (const [name, value] of Object.entries(values)) text = text.replaceAll(`{${name}}`, String(value));
   return text;
+}
+
+// A key's words in both languages, [中文, English] (speech picks its voice from them).
+export function both(key) {
+  const pair = WORDS[key];
+  return pair ? [pair[0], pair[1]] : [key, key];
 }
 
 // Whether a key has words (a server's refusal is worded here when its code has a `refusal.` entry).

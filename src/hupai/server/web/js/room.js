@@ -3,7 +3,7 @@
 // `match_end` messages; the page redraws from them.
 
 import { api, currentUser } from "./api.js";
-import { pick, t } from "./i18n.js";
+import { knows, pick, t } from "./i18n.js";
 import { showNickname } from "./lobby.js";
 import { ruleCardHtml } from "./rulecard.js";
 import { renderHandEnd, renderSummary } from "./settlement.js";
@@ -13,6 +13,7 @@ import { TableView } from "./table.js";
 import { seatNames } from "./names.js";
 import { confirmDialog } from "./dialog.js";
 import { DissolveVote } from "./dissolve.js";
+import { Social } from "./social.js";
 import { checkRecord, contributionFor, rememberedContribution, showFairDetails, verdictHtml } from "./fairness.js";
 import { escapeHtml, html, toast } from "./util.js";
 
@@ -49,6 +50,7 @@ class TableClient {
     this.summary = null;
     this.table = new TableView(this);
     this.vote = new DissolveVote(number); // the 解散 vote's panel, over the page
+    this.social = new Social(this); // 快捷语 and emotes
     this.lastCauses = []; // why the current hand is doubled (比下胡)
     this.hand = -1;
     this.events = 0;
@@ -118,6 +120,7 @@ class TableClient {
     clearInterval(this.timer);
     this.table.close();
     this.vote.close();
+    this.social.close();
     window.removeEventListener("languagechange-hupai", this.relabel);
     if (this.socket) this.socket.close();
   }
@@ -172,9 +175,12 @@ class TableClient {
           this.handEndAt = performance.now(); // the countdown starts again from the server's figure
         }
         break;
+      case "said": // 快捷语 or an emote: a bubble over the page, nothing to redraw
+        this.social.heard(message);
+        return;
       case "error":
         if (QUIET_ERRORS.includes(message.code)) return;
-        toast(message.message, "error");
+        toast(knows(`refusal.${message.code}`) ? t(`refusal.${message.code}`) : message.message, "error");
         break;
       default:
         return;
@@ -407,6 +413,8 @@ class TableClient {
     }
     const trustee = page.querySelector('[data-role="trustee"]');
     if (trustee) trustee.addEventListener("click", () => this.send({ type: "trustee", on: !this.update.table.trustee[this.update.view.seat] }));
+    const chat = page.querySelector('[data-role="chat"]');
+    if (chat) chat.addEventListener("click", () => this.social.toggle());
     const dissolve = page.querySelector('[data-role="dissolve"]');
     if (dissolve) {
       dissolve.addEventListener("click", async () => {

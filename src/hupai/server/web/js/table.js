@@ -174,6 +174,7 @@ export class TableView {
       <button type="button" data-role="sound" aria-pressed="${soundOn()}">${icon(soundOn() ? "soundOn" : "soundOff")} ${t("table.sound")}</button>
       ${seated ? `<label class="toggle"><input type="checkbox" data-role="hints" ${client.hints ? "checked" : ""}> ${t("table.hints")}</label>
       <button type="button" data-role="trustee" aria-pressed="${trusteeOn}">${t(trusteeOn ? "table.trusteeOff" : "table.trustee")}</button>
+      ${client.social.buttonHtml()}
       ${client.vote.buttonHtml(client.room, update.view.seat)}
       <button type="button" data-role="escape">${t("table.escape")}</button>` : `<span class="tag">${t("table.watching")}</span>`}
     </div>`;

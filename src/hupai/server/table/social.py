@@ -1,0 +1,38 @@
+"""The table's small talk: 快捷语 (quick phrases) and emotes, as 房卡 apps have them. A seated player
+sends a phrase's number or an emote's name — never free text, so there is nothing to moderate —
+and everyone at the table, spectators too, hears who said it. Each seat may say a few things in a
+burst and then one every few seconds (the rest is refused with ``slow_down``); each reader mutes
+whom they like in their own page."""
+
+from __future__ import annotations
+
+from hupai.server.protocol import Say, error_message
+from hupai.server.table import views
+from hupai.server.table.core import TableState
+from hupai.server.table.messages import Connection
+
+BURST = 3  # things a seat may say at once ...
+EVERY_SECONDS = 4.0  # ... and then one this often
+
+
+def say(table: TableState, connection: Connection, message: Say) -> None:
+    seat = connection.seat
+    if seat is None:
+        connection.send(error_message("not_seated", "spectators watch in silence"))
+        return
+    now = table.clock()
+    # A token bucket per seat: full at BURST, one back every EVERY_SECONDS.
+    tokens, at = table.chatter.get(seat, (float(BURST), now))
+    tokens = min(float(BURST), tokens + (now - at) / EVERY_SECONDS)
+    if tokens < 1:
+        wait = (1 - tokens) * EVERY_SECONDS
+        connection.send(error_message("slow_down", f"say something again in {wait:.0f} s"))
+        table.chatter[seat] = (tokens, now)
+        return
+    table.chatter[seat] = (tokens - 1, now)
+    said: dict[str, object] = {"type": "said", "seat": seat}
+    if message.phrase is not None:
+        said["phrase"] = message.phrase
+    else:
+        said["emote"] = message.emote
+    views.broadcast(table, said)

@@ -1,0 +1,80 @@
+"""快捷语 and emotes at the table: a seated player's phrase (by number) or emote (by name) reaches
+everyone at the table with the seat that said it; free text, both at once or neither is refused at the
+edge; spectators say nothing; a seat that talks too fast is told to slow down."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketTestSession
+
+from ...server_support import connect, guest, new_room, server
+
+
+def next_of(socket: WebSocketTestSession, kind: str) -> dict[str, Any]:
+    for _ in range(500):
+        message: dict[str, Any] = socket.receive_json()
+        if message["type"] == kind:
+            return message
+    raise AssertionError(f"no {kind} message")
+
+
+def two_friends(client: TestClient) -> tuple[dict[str, str], dict[str, str], str]:
+    host, friend = guest(client, "甲"), guest(client, "乙")
+    number = new_room(client, host, preset="nanjing", hands=4)
+    client.post(f"/api/rooms/{number}/sit", json={}, headers=friend)
+    return host, friend, number
+
+
+def test_a_phrase_and_an_emote_reach_everyone_at_the_table(url: str) -> None:
+    with server(url) as client:
+        host, friend, number = two_friends(client)
+        stranger = guest(client, "丙")  # not seated: watches
+        with (
+            connect(client, number, host) as mine,
+            connect(client, number, friend) as theirs,
+            connect(client, number, stranger) as watching,
+        ):
+            for socket in (mine, theirs, watching):
+                next_of(socket, "welcome")  # each one is at the table
+            mine.send_json({"type": "say", "phrase": 3})
+            for socket in (mine, theirs, watching):
+                assert next_of(socket, "said") == {"type": "said", "seat": 0, "phrase": 3}
+            theirs.send_json({"type": "say", "emote": "cool"})
+            for socket in (mine, theirs, watching):
+                assert next_of(socket, "said") == {"type": "said", "seat": 1, "emote": "cool"}
+            watching.send_json({"type": "say", "phrase": 0})
+            assert next_of(watching, "error")["code"] == "not_seated"
+
+
+def test_free_text_and_malformed_talk_are_refused(url: str) -> None:
+    with server(url) as client:
+        host, _, number = two_friends(client)
+        with connect(client, number, host) as mine:
+            for bad in (
+                {"type": "say", "text": "hello"},
+                {"type": "say", "phrase": 12},
+                {"type": "say", "emote": "skull"},
+                {"type": "say", "phrase": 1, "emote": "smile"},
+                {"type": "say"},
+            ):
+                mine.send_json(bad)
+                assert next_of(mine, "error")["code"] == "bad_message", bad
+
+
+def test_a_seat_that_talks_too_fast_is_told_to_slow_down(url: str) -> None:
+    with server(url) as client:
+        host, friend, number = two_friends(client)
+        with connect(client, number, host) as mine, connect(client, number, friend) as theirs:
+            next_of(theirs, "welcome")
+            for phrase in range(3):
+                mine.send_json({"type": "say", "phrase": phrase})
+                assert next_of(mine, "said")["phrase"] == phrase
+            mine.send_json({"type": "say", "phrase": 4})
+            refused = next_of(mine, "error")
+            assert refused["code"] == "slow_down" and "again in" in refused["message"]
+            theirs.send_json({"type": "say", "phrase": 5})  # another seat's talk is its own
+            assert next_of(mine, "said") == {"type": "said", "seat": 1, "phrase": 5}
+            heard = [next_of(theirs, "said")["phrase"] for _ in range(4)]
+            assert heard == [0, 1, 2, 5]  # the refused one never reached the others
