@@ -121,6 +121,14 @@ def test_the_rule_card_shows_labels_not_raw_values(pages: Watched, base_url: str
         create.locator('[data-role="more-rules"] summary').click()
         page.evaluate("window.scrollTo(0, 0)")
         shoot(page, "rulecard", sizes=(size,))
+        number = page.locator('[data-role="join"] input[name="number"]').bounding_box()
+        join = page.locator('[data-role="join"] button').bounding_box()
+        assert number is not None and join is not None  # 房号 and 加入房间 on one line
+        assert abs((number["y"] + number["height"] / 2) - (join["y"] + join["height"] / 2)) < 4, (
+            size,
+            number,
+            join,
+        )
     page = pages.page("portrait")
     enter(page, base_url, "规则看")
     shoot(page, "lobby")
