@@ -22,6 +22,7 @@ from hupai.server.guards.limits import Limits, SocketCounts
 from hupai.server.guards.shared_limits import SharedSocketCounts
 from hupai.server.http.deps import COOKIE, LOG_IN_FIRST
 from hupai.server.protocol import INCOMING, ClientMessageType, Ping, Sync, error_message
+from hupai.server.rates import TokenBucket
 from hupai.server.settings import Settings
 from hupai.server.storage.store import Store
 from hupai.server.table.messages import Connection, FromClient, Join, Leave, Message
@@ -178,30 +179,12 @@ async def _pump(socket: WebSocket, connection: Connection) -> None:
         await socket.close()
 
 
-class _Bucket:
-    """At most ``rate`` messages a second on average, bursts of twice that."""
-
-    def __init__(self, rate: float) -> None:
-        self.rate = rate
-        self.capacity = 2 * rate
-        self.tokens = self.capacity
-        self.at = time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.capacity, self.tokens + (now - self.at) * self.rate)
-        self.at = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
-
-
 async def _read(
     socket: WebSocket, connection: Connection, post: Callable[[Message], None], settings: Settings
 ) -> None:
     """Check every incoming message at the edge; only valid ones reach the table."""
-    bucket = _Bucket(settings.messages_per_second)
+    # At most messages_per_second on average, in bursts of twice that.
+    bucket = TokenBucket(settings.messages_per_second, 2 * settings.messages_per_second)
     last_sync = -math.inf
     refused = 0
     while not connection.closed:
@@ -245,7 +228,7 @@ async def _read(
 
 
 def _check_frame(
-    text: str, settings: Settings, bucket: _Bucket
+    text: str, settings: Settings, bucket: TokenBucket
 ) -> tuple[ClientMessageType | None, dict[str, Any] | None]:
     """The validated message, or the error to send back."""
     limit = settings.max_message_bytes

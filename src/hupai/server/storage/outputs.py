@@ -9,7 +9,7 @@ from typing import Any
 from hupai.rules import find_preset, load_ruleset
 from hupai.server.schemas import DissolveVoteOut, EscapeOut, RoomOut, RuleCardOut, SeatOut, UserOut
 from hupai.server.storage.models import DissolveVote, Room, User, utcnow
-from hupai.server.storage.vote_terms import QUIET_AFTER_REFUSAL, asks_left, voters
+from hupai.server.storage.vote_terms import asks_left, last_vote, quiet_left, voters
 
 
 def user_out(user: User) -> UserOut:
@@ -55,17 +55,14 @@ def room_out(room: Room) -> RoomOut:
             )
             for seat in room.seats
         ],
-        dissolve_vote=vote_out(room, room.dissolve_votes[-1]) if room.dissolve_votes else None,
+        dissolve_vote=vote_out(room, vote) if (vote := last_vote(room)) is not None else None,
     )
 
 
 def vote_out(room: Room, vote: DissolveVote) -> DissolveVoteOut:
     now = utcnow()
-    left = quiet = 0
-    if vote.result is None:
-        left = max(0, int((vote.deadline - now).total_seconds() * 1000))
-    elif vote.result == "refused" and vote.ended_at is not None:
-        quiet = max(0, int((vote.ended_at + QUIET_AFTER_REFUSAL - now).total_seconds() * 1000))
+    left = max(0, int((vote.deadline - now).total_seconds() * 1000)) if vote.result is None else 0
+    quiet = max(0, int(quiet_left(vote, now).total_seconds() * 1000))
     return DissolveVoteOut(
         number=len(room.dissolve_votes),
         asked_by=vote.asked_by,

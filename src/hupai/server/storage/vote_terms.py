@@ -3,14 +3,26 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
-from hupai.server.storage.models import Room
+from hupai.server.storage.models import DissolveVote, Room
 
 # After a refusal nobody may ask again for this long, and one seat asks at most this often in a
 # match: a vote interrupts every other player, so one player cannot keep a dialog in their faces.
 QUIET_AFTER_REFUSAL = timedelta(seconds=30)
 ASKS_PER_SEAT = 3
+
+
+def last_vote(room: Room) -> DissolveVote | None:
+    """The room's open vote, or else its last one (None: never asked)."""
+    return room.dissolve_votes[-1] if room.dissolve_votes else None
+
+
+def quiet_left(vote: DissolveVote, now: datetime) -> timedelta:
+    """After a refused vote: how long until anyone may ask again (zero or less: they may now)."""
+    if vote.result != "refused" or vote.ended_at is None:
+        return timedelta(0)
+    return vote.ended_at + QUIET_AFTER_REFUSAL - now
 
 
 def voters(room: Room) -> list[int]:

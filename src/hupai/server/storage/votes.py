@@ -18,11 +18,9 @@ from hupai.server.errors import Conflict, Forbidden, NotFound
 from hupai.server.schemas import RoomOut
 from hupai.server.storage.models import DissolveVote, Move, PlayedHand, Room, utcnow
 from hupai.server.storage.outputs import room_out
-from hupai.server.storage.rooms import room_by_number
+from hupai.server.storage.rooms import SEATS, room_by_number
 from hupai.server.storage.transactions import Transactions
-from hupai.server.storage.vote_terms import ASKS_PER_SEAT, QUIET_AFTER_REFUSAL, asks_left, voters
-
-SEATS = 4
+from hupai.server.storage.vote_terms import ASKS_PER_SEAT, asks_left, last_vote, quiet_left, voters
 
 Outcome = Literal["open", "agreed", "refused"]
 ENDED_IN_AGREEMENT = ("agreed", "timeout")  # timeout: silence counted as agreement
@@ -50,7 +48,7 @@ class Votes:
             )
             if seat is None:
                 raise Forbidden("you have no seat in this game")
-            last = room.dissolve_votes[-1] if room.dissolve_votes else None
+            last = last_vote(room)
             if last is not None and last.result in ENDED_IN_AGREEMENT:  # the table is ending the match
                 if not agree:
                     raise Conflict("the game is being dissolved: everyone agreed", code="dissolve_ending")
@@ -80,16 +78,15 @@ class Votes:
 
     def _ask(self, db: Session, room: Room, seat: int) -> DissolveVote:
         now = utcnow()
-        last = room.dissolve_votes[-1] if room.dissolve_votes else None
-        if last is not None and last.result == "refused" and last.ended_at is not None:
-            wait = last.ended_at + QUIET_AFTER_REFUSAL - now
-            if wait > timedelta(0):
-                seconds = int(wait.total_seconds()) + 1
-                raise Conflict(
-                    f"a vote to dissolve was just refused; ask again in {seconds} s",
-                    code="dissolve_refused_recently",
-                    params={"seconds": seconds},
-                )
+        last = last_vote(room)
+        wait = quiet_left(last, now) if last is not None else timedelta(0)
+        if wait > timedelta(0):
+            seconds = int(wait.total_seconds()) + 1
+            raise Conflict(
+                f"a vote to dissolve was just refused; ask again in {seconds} s",
+                code="dissolve_refused_recently",
+                params={"seconds": seconds},
+            )
         if asks_left(room)[seat] == 0:
             raise Conflict(
                 f"you have asked to dissolve this game {ASKS_PER_SEAT} times; play on",
@@ -133,12 +130,12 @@ class Votes:
             room = db.get(Room, room_id)
             if room is None:
                 raise NotFound(f"no room #{room_id}")
-            last = room.dissolve_votes[-1] if room.dissolve_votes else None
+            last = last_vote(room)
             return room.status == "playing" and last is not None and last.result in ENDED_IN_AGREEMENT
 
 
 def open_vote(room: Room) -> DissolveVote | None:
-    last = room.dissolve_votes[-1] if room.dissolve_votes else None
+    last = last_vote(room)
     return last if last is not None and last.result is None else None
 
 

@@ -14,6 +14,7 @@ from hupai.bots.base import Bot
 from hupai.game.actions import Action
 from hupai.game.match import Match
 from hupai.game.model import ClaimWindow, HandState
+from hupai.server.rates import TokenBucket
 from hupai.server.schemas import RoomOut
 from hupai.server.settings import Settings
 from hupai.server.storage.rooms import Seating
@@ -93,7 +94,7 @@ class TableState:
         self.last_hand_end: dict[str, Any] | None = None  # resent to whoever joins between hands
         self.hand_results: list[dict[str, Any]] = []  # each hand's settlement as stored
         self.summary: dict[str, Any] | None = None
-        self.chatter: dict[int, tuple[float, float]] = {}  # seat -> 快捷语 tokens left, when (table.social)
+        self.chatter: dict[int, TokenBucket] = {}  # seat -> its 快捷语 allowance (table.social)
         self.think_rng = random.Random(secrets.randbits(64))  # the bots' think times (table.think)
         self.room_read_at = 0.0  # when the room was last read (its vote's countdown counts from then)
 

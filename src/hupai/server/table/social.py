@@ -7,6 +7,7 @@ whom they like in their own page."""
 from __future__ import annotations
 
 from hupai.server.protocol import Say, error_message
+from hupai.server.rates import TokenBucket
 from hupai.server.table import views
 from hupai.server.table.core import TableState
 from hupai.server.table.messages import Connection
@@ -20,16 +21,12 @@ def say(table: TableState, connection: Connection, message: Say) -> None:
     if seat is None:
         connection.send(error_message("not_seated", "spectators watch in silence"))
         return
-    now = table.clock()
-    # A token bucket per seat: full at BURST, one back every EVERY_SECONDS.
-    tokens, at = table.chatter.get(seat, (float(BURST), now))
-    tokens = min(float(BURST), tokens + (now - at) / EVERY_SECONDS)
-    if tokens < 1:
-        wait = (1 - tokens) * EVERY_SECONDS
-        connection.send(error_message("slow_down", f"say something again in {wait:.0f} s"))
-        table.chatter[seat] = (tokens, now)
+    bucket = table.chatter.get(seat)
+    if bucket is None:
+        bucket = table.chatter[seat] = TokenBucket(1 / EVERY_SECONDS, BURST, table.clock)
+    if not bucket.take():
+        connection.send(error_message("slow_down", f"say something again in {bucket.wait():.0f} s"))
         return
-    table.chatter[seat] = (tokens - 1, now)
     said: dict[str, object] = {"type": "said", "seat": seat}
     if message.phrase is not None:
         said["phrase"] = message.phrase

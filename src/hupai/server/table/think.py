@@ -1,6 +1,6 @@
 """How long a bot seems to think before it moves, so that a table with bots feels like one with
 people: drawn afresh for every decision from the room's pace (``bot_pace``), longer the more a
-choice offers, shorter for a forced move or a win, never the same twice in a row.
+choice offers, shorter for a forced move or a win, varied from one decision to the next.
 
 A pass in a claim window is not delayed at all: it waits for the window's release like every
 decision there, whatever anyone could claim (decisions.refresh_pending). The think time rests on the
