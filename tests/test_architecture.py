@@ -101,6 +101,7 @@ TABLE_PARTS = (
     "match_flow",
     "moves",
     "social",
+    "voice",
     "players",
     "actor",
 )

@@ -51,7 +51,13 @@ else:
     def browser() -> Iterator[Browser]:
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         with sync_playwright() as playwright:
-            launched = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            # Voice tests: a fake microphone (a beeping tone), granted without asking, heard without a click.
+            media = [
+                "--use-fake-device-for-media-stream",
+                "--use-fake-ui-for-media-stream",
+                "--autoplay-policy=no-user-gesture-required",
+            ]
+            launched = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", *media])
             yield launched
             launched.close()
 
@@ -67,7 +73,11 @@ else:
             width, height = SIZES[size]
             phone = size != "desktop"
             context = self.browser.new_context(
-                viewport={"width": width, "height": height}, locale=locale, is_mobile=phone, has_touch=phone
+                viewport={"width": width, "height": height},
+                locale=locale,
+                is_mobile=phone,
+                has_touch=phone,
+                permissions=["microphone"],
             )
             self.contexts.append(context)
             opened = context.new_page()

@@ -34,7 +34,7 @@ def enter(page: Page, base_url: str, name: str) -> None:
 
 def create_room_with_bots(page: Page, preset: str = "nanjing", hands: str = "4") -> str:
     page.select_option('[data-role="create"] select[name="preset"]', preset)
-    page.select_option('[data-role="create"] select[name="hands"]', hands)
+    page.click(f'[data-role="create"] [data-hands="{hands}"]')
     page.click('[data-role="create"] button[type="submit"]')
     number = page.locator('[data-role="number"]').inner_text().strip()
     assert number.isdigit() and len(number) == 6

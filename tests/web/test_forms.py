@@ -63,7 +63,7 @@ def test_a_language_switch_in_the_lobby_keeps_the_form(page: Page, base_url: str
     create.locator('input[name="kong_money_zar2"]').check()
     expect(summary).to_contain_text("砸2")  # the summary follows the options
     expect(summary).to_contain_text("已改1项")
-    create.locator('select[name="hands"]').select_option("16")
+    create.locator('[data-hands="16"]').click()
     expect(summary).to_contain_text("16局")
     create.locator('input[name="seconds"]').fill("30")
     page.fill('[data-role="join"] input[name="number"]', "12345")
@@ -75,7 +75,7 @@ def test_a_language_switch_in_the_lobby_keeps_the_form(page: Page, base_url: str
     expect(summary).to_contain_text("16 hands")
     expect(summary).to_contain_text("kong money ×2")
     expect(summary).to_contain_text("2 changed")
-    expect(create.locator('select[name="hands"]')).to_have_value("16")
+    expect(create.locator('input[name="hands"][value="16"]')).to_be_checked()
     expect(create.locator('input[name="seconds"]')).to_have_value("30")
     expect(page.locator('[data-role="join"] input[name="number"]')).to_have_value("12345")
     expect(create.locator('input[name="kong_money_zar2"]')).to_be_checked()

@@ -4,7 +4,9 @@ mutes a player sees and hears nothing more from them."""
 
 from __future__ import annotations
 
-from playwright.sync_api import expect
+import re
+
+from playwright.sync_api import Page, expect
 
 from .conftest import Watched
 from .support import enter, shoot
@@ -68,3 +70,99 @@ def test_a_phrase_and_an_emote_reach_the_other_player_until_muted(pages: Watched
     friend.wait_for_timeout(500)
     expect(friend.locator('[data-role="bubble"]')).to_have_count(0)
     assert friend.evaluate("window.__spoken.length") == spoken
+
+
+def test_avatars_are_chosen_on_entering_changed_in_the_lobby_and_shown_at_the_table(
+    pages: Watched, base_url: str
+) -> None:
+    host = pages.page("desktop")
+    host.goto(base_url)
+    form = host.locator('[data-role="nickname"]')
+    form.locator('input[name="name"]').fill("甲")
+    expect(form.locator('.avatar-choice [data-avatar=""]')).to_have_text("甲")  # drawn from the name typed
+    expect(form.locator(".avatar-choice")).to_have_count(13)
+    shoot(host, "avatar-picker", sizes=("desktop", "portrait"))
+    form.locator('.avatar-choice:has(input[value="plum"])').click()
+    form.locator("button").click()
+    player = host.locator('[data-role="player"]')
+    expect(player.locator('[data-role="avatar"]')).to_have_attribute("data-avatar", "plum")
+
+    player.locator('button.link[data-role="change-avatar"]').click()  # changed in the lobby, kept at once
+    dialog = host.locator('[data-role="avatar-dialog"]')
+    expect(dialog.locator('input[value="plum"]')).to_be_checked()
+    dialog.locator('.avatar-choice:has(input[value="east"])').click()
+    expect(dialog).to_have_count(0)
+    expect(player.locator('[data-role="avatar"]')).to_have_attribute("data-avatar", "east")
+    shoot(host, "lobby-avatar")
+    host.reload()
+    expect(host.locator('[data-role="player"] [data-role="avatar"]')).to_have_attribute("data-avatar", "east")
+
+    friend = pages.page("portrait")
+    room_with_friends(host, [friend], base_url, 60)  # the friend keeps the one drawn from the name
+    for page in (host, friend):
+        plates = [page.locator(f'.corner[data-seat="{seat}"] [data-role="avatar"]') for seat in range(4)]
+        expect(plates[0]).to_have_attribute("data-avatar", "east")
+        expect(plates[1]).to_have_text("乙")
+        for bot in plates[2:]:
+            expect(bot).to_have_attribute("data-avatar", "bot")
+    shoot(friend, "table-avatars", sizes=("portrait", "landscape"))
+
+
+def in_voice(page: Page) -> None:
+    page.click('[data-role="voice"]')
+    expect(page.locator('[data-role="voice-bar"]')).to_be_visible()
+
+
+def test_voice_connects_two_players_and_their_sound_flows_while_talk_is_held(
+    pages: Watched, base_url: str
+) -> None:
+    host = pages.page("desktop")
+    friend = pages.page("landscape")
+    far = pages.page("portrait")  # on plain HTTP over a LAN: the page is no secure context
+    far.add_init_script("Object.defineProperty(window, 'isSecureContext', {value: false});")
+    enter(host, base_url, "甲")
+    room_with_friends(host, [friend, far], base_url, 60)
+
+    button = far.locator('[data-role="voice"]')
+    expect(button).to_have_attribute("aria-disabled", "true")
+    expect(button).to_have_attribute("title", re.compile("HTTPS"))
+    button.click(force=True)  # a tap on it says why (aria-disabled: Playwright would wait for it)
+    expect(far.locator("#toast")).to_contain_text("HTTPS")
+
+    in_voice(host)
+    in_voice(friend)
+    for page in (host, friend, far):  # everyone at the table sees who is in the voice
+        for seat in (0, 1):
+            expect(page.locator(f'.corner[data-seat="{seat}"] [data-role="in-voice"]')).to_be_visible()
+    line = friend.locator('[data-role="voice-peer"][data-seat="0"]')
+    expect(line).to_have_attribute("data-state", "connected", timeout=15_000)
+    expect(host.locator('[data-role="voice-peer"][data-seat="1"]')).to_have_attribute(
+        "data-state", "connected"
+    )
+
+    talk = host.locator('[data-role="talk"]')
+    talk.hover()
+    host.mouse.down()  # held: the host's (fake, beeping) microphone is heard at the friend's
+    expect(talk).to_have_attribute("aria-pressed", "true")
+    heard = (
+        """() => Number(document.querySelector('[data-role="voice-peer"][data-seat="0"]').dataset.level)"""
+    )
+    friend.wait_for_function(f"({heard})() > 0.01", timeout=10_000)
+    assert int(line.get_attribute("data-bytes") or 0) > 0
+    shoot(friend, "voice", sizes=("landscape", "portrait"))
+    host.mouse.up()  # let go: silence
+    expect(talk).to_have_attribute("aria-pressed", "false")
+    friend.wait_for_timeout(1500)
+    levels = []
+    for _ in range(8):  # the fake microphone beeps each second: two seconds of it, all silent now
+        friend.wait_for_timeout(250)
+        levels.append(float(line.get_attribute("data-level") or 1))
+    assert max(levels) < 0.01, levels
+
+    friend.click('[data-role="voice-mute"]')  # the friend silences the others in their page
+    assert friend.evaluate("document.querySelector('audio[data-seat=\"0\"]').muted")
+    friend.click('[data-role="voice"]')  # and leaves: the host's line and mark go
+    expect(friend.locator('[data-role="voice-bar"]')).to_have_count(0)
+    expect(host.locator('[data-role="voice-peer"]')).to_have_count(0)
+    expect(host.locator('.corner[data-seat="1"] [data-role="in-voice"]')).to_have_count(0)
+    expect(far.locator('.corner[data-seat="0"] [data-role="in-voice"]')).to_be_visible()

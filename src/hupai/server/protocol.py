@@ -94,7 +94,36 @@ class Say(ClientMessage):
         return self
 
 
-ClientMessageType = Act | Sync | Trustee | Ting | Hints | Continue | Entropy | Ping | Say
+MAX_SDP = 7000  # an audio-only offer from a browser is 2-5 KB
+MAX_CANDIDATE = 600  # one ICE candidate line
+
+
+class Voice(ClientMessage):
+    """Voice between the people at a table (WebRTC, peer to peer): this server only passes the
+    signals on. ``join`` and ``leave`` the table's voice; ``offer``, ``answer`` and ``ice`` go to
+    seat ``to`` alone, and only between seats that have joined."""
+
+    type: Literal["voice"]
+    kind: Literal["join", "leave", "offer", "answer", "ice"]
+    to: int | None = Field(default=None, ge=0, le=3)
+    sdp: str | None = Field(default=None, max_length=MAX_SDP)
+    candidate: str | None = Field(default=None, max_length=MAX_CANDIDATE)
+    mid: str | None = Field(default=None, max_length=32)
+    line: int | None = Field(default=None, ge=0, le=64)
+
+    @model_validator(mode="after")
+    def complete(self) -> Voice:
+        signal = self.kind in ("offer", "answer", "ice")
+        if signal != (self.to is not None):
+            raise ValueError("offer, answer and ice go to one seat (`to`); join and leave to none")
+        if (self.kind in ("offer", "answer")) != (self.sdp is not None):
+            raise ValueError("an offer or an answer carries its `sdp`, nothing else does")
+        if (self.kind == "ice") != (self.candidate is not None):
+            raise ValueError("an ice signal carries its `candidate`, nothing else does")
+        return self
+
+
+ClientMessageType = Act | Sync | Trustee | Ting | Hints | Continue | Entropy | Ping | Say | Voice
 Incoming = Annotated[ClientMessageType, Field(discriminator="type")]
 INCOMING: TypeAdapter[ClientMessageType] = TypeAdapter(Incoming)
 

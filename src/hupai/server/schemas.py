@@ -9,6 +9,12 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 from hupai.server.names import clean_name
 
 BotLevel = Literal["random", "efficiency", "strong"]
+# The avatars a player may choose (the page draws each: the flower tiles' 梅兰竹菊 and 春夏秋冬, the four
+# winds); none chosen: one drawn from the name.
+Avatar = Literal[
+    "plum", "orchid", "bamboo", "chrysanthemum", "spring", "summer", "autumn", "winter",
+    "east", "south", "west", "north",
+]  # fmt: skip
 # A name appears on other players' screens: normalised, visible, no markup (hupai.server.names).
 PlayerName = Annotated[str, Field(min_length=1, max_length=64), AfterValidator(clean_name)]
 
@@ -19,6 +25,11 @@ class Strict(BaseModel):
 
 class GuestIn(Strict):
     name: PlayerName = Field(description="昵称 nickname shown at the table")
+    avatar: Avatar | None = Field(default=None, description="头像; none: drawn from the name")
+
+
+class AvatarIn(Strict):
+    avatar: Avatar | None
 
 
 class RegisterIn(Strict):
@@ -39,6 +50,7 @@ class UserOut(BaseModel):
     id: int
     name: str
     guest: bool
+    avatar: str | None = None
 
 
 class SessionOut(BaseModel):
@@ -97,6 +109,7 @@ class SeatOut(BaseModel):
     seat: int
     user_id: int | None
     name: str | None
+    avatar: str | None = None
     bot: str | None
     ready: bool
     left: bool

@@ -16,6 +16,7 @@ ALLOWED_ORIGINS_ENV = "HUPAI_ALLOWED_ORIGINS"  # comma-separated origins besides
 TRUSTED_PROXY_ENV = "HUPAI_TRUSTED_PROXY"  # "1": believe X-Forwarded-Proto/-For/-Host
 REDIS_ENV = "HUPAI_REDIS_URL"  # many server processes share tables through this Redis (docs/deploy.md)
 PUBLIC_URL_ENV = "HUPAI_PUBLIC_URL"  # the address friends open: invitation links and QR codes use it
+ICE_SERVERS_ENV = "HUPAI_ICE_SERVERS"  # comma-separated stun:/turn: URLs for voice beyond one network
 LISTEN_HOST_ENV = "HUPAI_LISTEN_HOST"  # set by `hupai serve` for its worker processes
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 PUBLIC_URL_PATTERN = re.compile(
@@ -43,7 +44,7 @@ class Settings:
     # Fair deals: the longest a deal waits for the connected players' contributions once its pause is
     # over (the first hand's from the start; later hands' commitments come during the pause).
     deal_wait_seconds: float = 2.0
-    max_message_bytes: int = 4096
+    max_message_bytes: int = 8192  # a voice offer (protocol.MAX_SDP) fits
     max_body_bytes: int = 65536  # an HTTP request body over this is refused (413) before it is read
     messages_per_second: float = 20.0  # a client sending faster than this is told to slow down
     sync_interval_seconds: float = 2.0  # at most one `sync` per connection in this time
@@ -77,6 +78,9 @@ class Settings:
     # other devices cannot reach it, and the invitation says so).
     public_url: str | None = None
     listen_host: str = "127.0.0.1"
+    # Voice (WebRTC): STUN/TURN servers the browsers use to find each other across networks; none,
+    # voice connects players on one network (a LAN, or one machine).
+    ice_servers: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.public_url is not None and not PUBLIC_URL_PATTERN.fullmatch(self.public_url):
@@ -92,9 +96,10 @@ class Settings:
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:
         """Settings from ``HUPAI_DATABASE_URL``, ``HUPAI_SECURE_COOKIES``, ``HUPAI_ALLOWED_ORIGINS``,
-        ``HUPAI_TRUSTED_PROXY``, ``HUPAI_REDIS_URL`` and, for every limit of :data:`LIMITS`, ``HUPAI_``
-        and its name in capitals (``HUPAI_GUESTS_PER_ADDRESS_PER_HOUR=20``); then ``overrides``. A
-        value that is not a positive number is refused with the variable's name."""
+        ``HUPAI_TRUSTED_PROXY``, ``HUPAI_REDIS_URL``, ``HUPAI_PUBLIC_URL``, ``HUPAI_ICE_SERVERS``
+        and, for every limit of :data:`LIMITS`, ``HUPAI_`` and its name in capitals
+        (``HUPAI_GUESTS_PER_ADDRESS_PER_HOUR=20``); then ``overrides``. A value that is not a positive
+        number is refused with the variable's name."""
         settings = cls(
             database_url=os.environ.get(DATABASE_ENV) or default_database_url(),
             secure_cookies=_flag(os.environ.get(SECURE_COOKIES_ENV, "")),
@@ -103,6 +108,7 @@ class Settings:
             redis_url=os.environ.get(REDIS_ENV) or None,
             public_url=public_url(os.environ.get(PUBLIC_URL_ENV, "")),
             listen_host=os.environ.get(LISTEN_HOST_ENV) or "127.0.0.1",
+            ice_servers=ice_servers(os.environ.get(ICE_SERVERS_ENV, "")),
         )
         return replace(settings, **{**_limits_from_env(), **overrides})  # type: ignore[arg-type]
 
@@ -160,6 +166,15 @@ def public_url(value: str) -> str | None:
 
 def _flag(value: str) -> bool:
     return value.strip().lower() in ("1", "true", "yes")
+
+
+def ice_servers(value: str) -> tuple[str, ...]:
+    """``stun:`` and ``turn:`` URLs (``HUPAI_ICE_SERVERS``); anything else is refused by name."""
+    urls = tuple(part.strip() for part in value.split(",") if part.strip())
+    for url in urls:
+        if not re.fullmatch(r"(stun|stuns|turn|turns):[^\s,\"<>]{1,200}", url):
+            raise ValueError(f"{ICE_SERVERS_ENV}: {url!r} is not a stun: or turn: URL")
+    return urls
 
 
 def _origins(value: str) -> tuple[str, ...]:

@@ -66,7 +66,7 @@ def reply_to(socket: WebSocketTestSession, raw: str | bytes) -> Message:
         ('{"type": "act", "seq": 1, "action": {"act": "fly"}}', "bad_message"),
         ('{"type": "act", "seq": 1, "action": {"act": "pass"}, "extra": 1}', "bad_message"),
         ('{"type": "sync", "since": -4}', "bad_message"),
-        ("x" * 5000, "too_large"),
+        ("x" * 9000, "too_large"),
         (b"\xff\xfe\x00", "bad_json"),
         ("[" * 1500 + "]" * 1500, "bad_json"),  # nested past the parser's recursion limit
         ('{"type": "sync", "hand": ' + "[" * 1300 + "]" * 1300 + "}", "bad_json"),

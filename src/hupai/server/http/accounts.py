@@ -20,7 +20,16 @@ from hupai.server.http.deps import (
     token_of,
 )
 from hupai.server.names import name_key
-from hupai.server.schemas import GuestIn, HistoryEntry, LoginIn, LogoutIn, RegisterIn, SessionOut, UserOut
+from hupai.server.schemas import (
+    AvatarIn,
+    GuestIn,
+    HistoryEntry,
+    LoginIn,
+    LogoutIn,
+    RegisterIn,
+    SessionOut,
+    UserOut,
+)
 from hupai.server.settings import Settings
 
 router = APIRouter()
@@ -61,7 +70,7 @@ async def guest(
     await limits.guests_by_address.check(
         address, "too many guest accounts from your address; try again later"
     )
-    user, token = await run_in_threadpool(store.accounts.create_guest, body.name)
+    user, token = await run_in_threadpool(store.accounts.create_guest, body.name, body.avatar)
     return _login_response(request, response, settings, user, token)
 
 
@@ -122,6 +131,11 @@ async def logout(
 @router.get("/api/me")
 async def me(user: UserDep) -> UserOut:
     return user
+
+
+@router.put("/api/me/avatar")
+async def choose_avatar(body: AvatarIn, user: UserDep, store: StoreDep) -> UserOut:
+    return await run_in_threadpool(store.accounts.set_avatar, user.id, body.avatar)
 
 
 @router.get("/api/session")

@@ -54,12 +54,12 @@ class Accounts:
         db.add(AuthSession(token_hash=token_hash(token), user_id=user.id, expires_at=expires))
         return token
 
-    def create_guest(self, name: str) -> tuple[UserOut, str]:
+    def create_guest(self, name: str, avatar: str | None = None) -> tuple[UserOut, str]:
         """A guest: any name but a registered player's (or one that looks like it)."""
         with self.sessions.begin() as db:
             if db.scalar(select(User.id).where(User.login == name_key(name))) is not None:
                 raise Conflict(f"the name {name!r} belongs to a registered player; pick another")
-            user = User(name=name)
+            user = User(name=name, avatar=avatar)
             db.add(user)
             db.flush()
             return user_out(user), self._new_session(db, user)
@@ -96,6 +96,15 @@ class Accounts:
             if _hasher.check_needs_rehash(stored):
                 user.password_hash = _hasher.hash(password)
             return user_out(user), self._new_session(db, user)
+
+    def set_avatar(self, user_id: int, avatar: str | None) -> UserOut:
+        """Choose a 头像 (None: the one drawn from the name); rooms show it from their next update."""
+        with self.sessions.begin() as db:
+            user = db.get(User, user_id)
+            if user is None:
+                raise Unauthorized("no such player")
+            user.avatar = avatar
+            return user_out(user)
 
     def logout(self, token: str, *, everywhere: bool = False) -> None:
         """End this session, or (``everywhere``) every session of its user."""

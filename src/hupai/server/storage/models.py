@@ -27,6 +27,9 @@ class User(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(32))
+    avatar: Mapped[str | None] = mapped_column(
+        String(16)
+    )  # chosen 头像 (schemas.Avatar); None: from the name
     # Registered players log in by name, so a name is theirs alone; guests may share one. ``login``
     # is the name's key (hupai.server.names.name_key): names that look alike share it.
     login: Mapped[str | None] = mapped_column(String(64), unique=True)

@@ -13,7 +13,7 @@ from hupai.server.storage.vote_terms import asks_left, last_vote, quiet_left, vo
 
 
 def user_out(user: User) -> UserOut:
-    return UserOut(id=user.id, name=user.name, guest=user.is_guest)
+    return UserOut(id=user.id, name=user.name, guest=user.is_guest, avatar=user.avatar)
 
 
 def rule_card(preset_name: str, changed: dict[str, Any]) -> RuleCardOut:
@@ -49,6 +49,7 @@ def room_out(room: Room) -> RoomOut:
                 seat=seat.seat,
                 user_id=seat.user_id,
                 name=seat.user.name if seat.user is not None else bot_name(seat.bot_level, seat.seat),
+                avatar=seat.user.avatar if seat.user is not None else None,
                 bot=seat.bot_level,
                 ready=seat.ready,
                 left=seat.left,

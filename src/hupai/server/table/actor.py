@@ -43,7 +43,7 @@ from hupai.rules import load_ruleset
 from hupai.server.settings import Settings
 from hupai.server.storage.fencing import LeaseLost
 from hupai.server.storage.store import Store
-from hupai.server.table import core, dealing, decisions, match_flow, moves, persist, players, views
+from hupai.server.table import core, dealing, decisions, match_flow, moves, persist, players, views, voice
 from hupai.server.table.core import SEATS, TableState, log
 from hupai.server.table.messages import (
     Connection,
@@ -297,7 +297,16 @@ class Table(TableState):
             connection = message.connection
             self.connections.add(connection)
             self._seat(connection)
-            connection.send({"type": "welcome", "seat": connection.seat, "user_id": connection.user_id})
+            welcome: dict[str, Any] = {
+                "type": "welcome",
+                "seat": connection.seat,
+                "user_id": connection.user_id,
+            }
+            if self.settings.ice_servers:
+                welcome["ice_servers"] = list(self.settings.ice_servers)  # for voice beyond the LAN
+            connection.send(welcome)
+            if self.voice:
+                connection.send(voice.roster(self))
             views.send_room(self, connection)
             views.send_update(self, connection)
             if self.last_hand_end is not None and (self.next_hand_at is not None or self.summary is not None):
@@ -308,6 +317,7 @@ class Table(TableState):
                 connection.send(views.commitment_message(self))  # the deal waits for contributions
         elif isinstance(message, Leave):
             self.connections.discard(message.connection)
+            voice.forget(self)
             if self.next_hand_at is not None:
                 match_flow.deal_or_report(self)  # the others may be waiting only for whoever left
         elif isinstance(message, FromClient):
@@ -333,6 +343,7 @@ class Table(TableState):
         self.room = await persist.stored(self, self.store.rooms.room_by_id, self.room_id)
         for connection in self.connections:
             self._seat(connection)
+        voice.forget(self)
         views.broadcast_room(self)
         if self.room.status == "playing" and self.match is None and self.summary is None:
             await self.resume()

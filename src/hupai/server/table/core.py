@@ -95,6 +95,8 @@ class TableState:
         self.hand_results: list[dict[str, Any]] = []  # each hand's settlement as stored
         self.summary: dict[str, Any] | None = None
         self.chatter: dict[int, TokenBucket] = {}  # seat -> its 快捷语 allowance (table.social)
+        self.voice: dict[int, Connection] = {}  # seat -> its connection in the table's voice (table.voice)
+        self.voice_pace: dict[int, TokenBucket] = {}  # seat -> its joins and leaves allowance
         self.think_rng = random.Random(secrets.randbits(64))  # the bots' think times (table.think)
         self.room_read_at = 0.0  # when the room was last read (its vote's countdown counts from then)
 

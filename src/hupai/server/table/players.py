@@ -1,5 +1,5 @@
 """What a seated player's messages do: ping and sync, 托管, 听, hints, 继续, a contribution, 快捷语
-and emotes, and an action answering a prompt."""
+and emotes, voice signals, and an action answering a prompt."""
 
 from __future__ import annotations
 
@@ -17,9 +17,10 @@ from hupai.server.protocol import (
     Sync,
     Ting,
     Trustee,
+    Voice,
     error_message,
 )
-from hupai.server.table import dealing, decisions, match_flow, moves, social, views
+from hupai.server.table import dealing, decisions, match_flow, moves, social, views, voice
 from hupai.server.table.core import TableState
 from hupai.server.table.messages import Connection
 
@@ -45,6 +46,8 @@ async def from_client(table: TableState, connection: Connection, message: Client
         await dealing.take_entropy(table, connection, message)
     elif isinstance(message, Say):
         social.say(table, connection, message)
+    elif isinstance(message, Voice):
+        voice.handle(table, connection, message)
     else:
         await act(table, connection, message)
 

@@ -205,6 +205,7 @@ def table_facts(table: TableState) -> dict[str, Any]:
         "trustee": [seat in table.trustee for seat in range(SEATS)],
         "bots": [seat in table.bots for seat in range(SEATS)],
         "bot_levels": core.bot_levels(table),
+        "avatars": [place.avatar for place in table.room.seats],  # chosen 头像 (None: drawn from the name)
         "connected": connected,
         "bank_ms": [int(bank * 1000) for bank in table.bank],
     }

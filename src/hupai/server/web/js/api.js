@@ -58,7 +58,8 @@ function explain(status, data) {
 export const api = {
   me: () => call("GET", "/api/me"),
   session: () => call("GET", "/api/session"),
-  guest: (name) => call("POST", "/api/guest", { name }),
+  guest: (name, avatar = null) => call("POST", "/api/guest", avatar ? { name, avatar } : { name }),
+  avatar: (avatar) => call("PUT", "/api/me/avatar", { avatar }),
   logout: (everywhere = false) => call("POST", "/api/logout", everywhere ? { everywhere: true } : {}),
   history: () => call("GET", "/api/me/history"),
   rulesets: () => call("GET", "/api/rulesets"),

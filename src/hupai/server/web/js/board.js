@@ -100,12 +100,12 @@ export function edgeHtml(info, place, { shown = null } = {}) {
   return `<div class="edge edge-${place}">${hand}<span class="melds">${meldsHtml(info, place)}</span></div>`;
 }
 
-// A player's name plate: wind, name, score and marks (dealer, bot, 托管, offline, 报听).
-// It sits in the corner at the player's left, with the player's flowers and laid tiles.
-export function plateHtml({ seat, place, wind, windName = "", name, total, marks = "", active = false, dealer = false, info }) {
+// A player's name plate: 头像 with the wind on its corner, name, score and marks (dealer, bot, 托管,
+// offline, 报听). It sits in the corner at the player's left, with the player's flowers and laid tiles.
+export function plateHtml({ seat, place, wind, windName = "", name, total, marks = "", active = false, dealer = false, avatar = "", info }) {
   return `<div class="corner corner-${place}" data-seat="${seat}">
     <div class="plate${active ? " active" : ""}${dealer ? " dealer" : ""}" data-role="plate">
-      <span class="wind" title="${escapeHtml(windName)}">${escapeHtml(wind)}</span>
+      <span class="face">${avatar}<span class="wind" title="${escapeHtml(windName)}">${escapeHtml(wind)}</span></span>
       <span class="name" title="${escapeHtml(name)}">${escapeHtml(name)}</span>
       <span class="score">${signed(total)}</span>
       <span class="marks">${marks}</span>

@@ -3,6 +3,8 @@
 const PATHS = {
   soundOn: '<path d="M3 9h4l5-4v14l-5-4H3z"/><path d="M16 8.5a5 5 0 0 1 0 7M18.5 6a8.5 8.5 0 0 1 0 12" fill="none"/>',
   soundOff: '<path d="M3 9h4l5-4v14l-5-4H3z"/><path d="M16 9l5 6M21 9l-5 6" fill="none"/>',
+  mic: '<rect x="9" y="3" width="6" height="11" rx="3"/><path d="M5.5 11a6.5 6.5 0 0 0 13 0M12 17.5V21M8.5 21h7" fill="none"/>',
+  micOff: '<rect x="9" y="3" width="6" height="11" rx="3"/><path d="M5.5 11a6.5 6.5 0 0 0 13 0M12 17.5V21M8.5 21h7M4 4l16 16" fill="none"/>',
   first: '<path d="M6 5v14"/><path d="M19 5l-10 7 10 7z"/>',
   back: '<path d="M17 5L7 12l10 7z"/>',
   play: '<path d="M7 5l12 7-12 7z"/>',

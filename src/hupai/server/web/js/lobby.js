@@ -3,13 +3,37 @@
 // re-translates them in place (main.js) and whatever the player typed or chose stays.
 
 import { api, currentUser } from "./api.js";
+import { avatarHtml, avatarPickerHtml, pickedAvatar } from "./avatar.js";
+import { infoDialog } from "./dialog.js";
 import { onLanguageChange, pick, t, word } from "./i18n.js";
 import { optionHtml, ruleCardEditor, ruleSummary } from "./rulecard.js";
+import { tileSvg } from "./tiles.js";
 import { byRuleSet, escapeHtml, html, toast } from "./util.js";
 
 const HANDS = [4, 8, 16];
 const BOTS = ["strong", "efficiency", "random"];
 const PACES = ["quick", "natural", "relaxed"]; // how long bots seem to think (server/table/think.py)
+
+// The three rule sets as cards: a tile that stands for each, and what sets it apart in one line.
+const GAMES = { nanjing: "5f", nanning: "1z", enshi: "7z" };
+
+function gameCardsHtml(cards) {
+  const rulesets = [...new Set(cards.map((card) => card.ruleset))];
+  return rulesets
+    .map((ruleset) => `<button type="button" class="game-card" data-ruleset="${ruleset}" aria-pressed="false">
+      <span class="game-tile">${tileSvg(GAMES[ruleset] || "5z")}</span>
+      <span class="game-words"><b>${word(`game.${ruleset}`)}</b><small>${word(`game.${ruleset}.about`)}</small></span>
+    </button>`)
+    .join("");
+}
+
+function handsHtml() {
+  return HANDS.map((hands) => `<label class="segment" data-hands="${hands}"><input type="radio" name="hands" value="${hands}" ${hands === 8 ? "checked" : ""}><span>${hands}${word("lobby.handsUnit")}</span></label>`).join("");
+}
+
+function settingHtml(key, control) {
+  return `<label class="setting"><span class="setting-name">${word(key)}</span>${control}</label>`;
+}
 
 export async function show(root) {
   const user = await currentUser();
@@ -20,26 +44,38 @@ export async function show(root) {
   const cards = (await api.rulesets()).sort(byRuleSet);
   root.innerHTML = "";
   const page = html(`<section class="lobby">
-    <p class="hello">${word("lobby.hello")}<b>${escapeHtml(user.name)}</b>
-      <button type="button" class="link" data-role="logout">${word("lobby.logout")}</button>
-      <button type="button" class="link" data-role="logout-everywhere">${word("lobby.logoutEverywhere")}</button></p>
+    <div class="player-card" data-role="player">
+      <button type="button" class="avatar-button" data-role="change-avatar" title="${t("avatar.choose")}">${avatarHtml({ name: user.name, avatar: user.avatar, size: "large" })}</button>
+      <div class="player-words">
+        <p class="hello">${word("lobby.hello")}<b>${escapeHtml(user.name)}</b></p>
+        <p class="player-links"><button type="button" class="link" data-role="change-avatar">${word("avatar.change")}</button>
+        <button type="button" class="link" data-role="logout">${word("lobby.logout")}</button>
+        <button type="button" class="link" data-role="logout-everywhere">${word("lobby.logoutEverywhere")}</button></p>
+      </div>
+    </div>
     <form class="card join" data-role="join">
       <h2>${word("lobby.join")}</h2>
-      <label>${word("lobby.number")} <input name="number" inputmode="numeric" pattern="\\d{6}" maxlength="6" required autocomplete="off"></label>
-      <button type="submit">${word("lobby.join")}</button>
+      <p class="muted card-lead">${word("lobby.joinLead")}</p>
+      <div class="join-line">
+        <label><span class="sr-only">${word("lobby.number")}</span><input name="number" class="room-code" inputmode="numeric" pattern="\\d{6}" maxlength="6" required autocomplete="off" placeholder="000000" aria-label="${t("lobby.number")}"></label>
+        <button type="submit" class="primary">${word("lobby.join")}</button>
+      </div>
     </form>
     <form class="card create" data-role="create">
       <h2>${word("lobby.create")}</h2>
+      <div class="game-cards" data-role="games">${gameCardsHtml(cards)}</div>
+      <div class="create-main">
+        <label class="setting"><span class="setting-name">${word("lobby.preset")}</span><select name="preset">${cards.map((card) => optionHtml(card.preset, card)).join("")}</select></label>
+        <fieldset class="setting segmented"><legend class="setting-name">${word("lobby.hands")}</legend>${handsHtml()}</fieldset>
+      </div>
       <p class="rule-summary" data-role="rule-summary"></p>
-      <div class="row">
-        <label>${word("lobby.preset")} <select name="preset">${cards.map((card) => optionHtml(card.preset, card)).join("")}</select></label>
-        <label>${word("lobby.hands")} <select name="hands">${HANDS.map((hands) => `<option value="${hands}" ${hands === 8 ? "selected" : ""}>${hands}</option>`).join("")}</select></label>
-        <label>${word("lobby.seconds")} <input name="seconds" type="number" min="5" max="120" value="15"></label>
-        <label>${word("lobby.nextHand")} <input name="next_hand" type="number" min="3" max="120" value="15"></label>
-        <label>${word("lobby.claimPause")} <input name="claim" type="number" min="0.2" max="3" step="0.1" value="0.6"></label>
-        <label>${word("lobby.dissolveSeconds")} <input name="dissolve" type="number" min="10" max="300" value="60"></label>
-        <label>${word("lobby.botLevel")} <select name="bot">${BOTS.map((level) => `<option value="${level}" data-i18n="bot.${level}">${t(`bot.${level}`)}</option>`).join("")}</select></label>
-        <label>${word("lobby.botPace")} <select name="pace">${PACES.map((pace) => `<option value="${pace}" ${pace === "natural" ? "selected" : ""} data-i18n="pace.${pace}">${t(`pace.${pace}`)}</option>`).join("")}</select></label>
+      <div class="settings">
+        ${settingHtml("lobby.seconds", '<input name="seconds" type="number" min="5" max="120" value="15">')}
+        ${settingHtml("lobby.nextHand", '<input name="next_hand" type="number" min="3" max="120" value="15">')}
+        ${settingHtml("lobby.claimPause", '<input name="claim" type="number" min="0.2" max="3" step="0.1" value="0.6">')}
+        ${settingHtml("lobby.dissolveSeconds", '<input name="dissolve" type="number" min="10" max="300" value="60">')}
+        ${settingHtml("lobby.botLevel", `<select name="bot">${BOTS.map((level) => `<option value="${level}" data-i18n="bot.${level}">${t(`bot.${level}`)}</option>`).join("")}</select>`)}
+        ${settingHtml("lobby.botPace", `<select name="pace">${PACES.map((pace) => `<option value="${pace}" ${pace === "natural" ? "selected" : ""} data-i18n="pace.${pace}">${t(`pace.${pace}`)}</option>`).join("")}</select>`)}
       </div>
       <details class="rules" open><summary>${word("lobby.ruleCard")}</summary><div data-role="card"></div></details>
       <div class="create-bar"><button type="submit" class="primary">${word("lobby.create")}</button></div>
@@ -63,14 +99,27 @@ export async function show(root) {
     page.querySelector('[data-role="rule-summary"]').innerHTML = parts.join(" · ");
   }
   function showCard() {
+    showGame();
     editor = ruleCardEditor(chosen(), { onChange: showSummary });
     const holder = page.querySelector('[data-role="card"]');
     holder.innerHTML = "";
     holder.append(editor.element);
     showSummary();
   }
+  // The game card lit is the chosen preset's rule set; a card chooses its rule set's first preset.
+  function showGame() {
+    for (const button of page.querySelectorAll(".game-card")) button.setAttribute("aria-pressed", String(button.dataset.ruleset === chosen().ruleset));
+  }
+  page.querySelector('[data-role="games"]').addEventListener("click", (event) => {
+    const button = event.target.closest(".game-card");
+    if (!button || button.dataset.ruleset === chosen().ruleset) return;
+    create.preset.value = cards.find((card) => card.ruleset === button.dataset.ruleset).preset;
+    showCard();
+  });
   create.preset.addEventListener("change", showCard);
-  create.hands.addEventListener("change", showSummary);
+  create.addEventListener("change", (event) => {
+    if (event.target.name === "hands") showSummary();
+  });
   showCard();
   const forget = onLanguageChange(showSummary);
 
@@ -103,6 +152,9 @@ export async function show(root) {
       toast(error.message, "error");
     }
   });
+  for (const button of page.querySelectorAll('[data-role="change-avatar"]')) {
+    button.addEventListener("click", () => chooseAvatar(user, () => show(root)));
+  }
   for (const [role, everywhere] of [["logout", false], ["logout-everywhere", true]]) {
     page.querySelector(`[data-role="${role}"]`).addEventListener("click", async () => {
       await api.logout(everywhere);
@@ -120,13 +172,33 @@ export function showNickname(root, then = () => show(root)) {
   const form = html(`<form class="card nickname" data-role="nickname">
     <h2>胡牌 hupai</h2>
     <label>${word("lobby.nickname")} <input name="name" maxlength="16" required autocomplete="nickname" autofocus></label>
+    <div data-role="picker-holder">${avatarPickerHtml("")}</div>
     <button type="submit" class="primary">${word("lobby.enter")}</button>
   </form>`);
   root.append(form);
+  // The badge drawn from the name follows what is typed.
+  form.name.addEventListener("input", () => {
+    const drawn = form.querySelector('input[name="avatar"][value=""]').nextElementSibling;
+    drawn.outerHTML = avatarHtml({ name: form.name.value.trim(), size: "pick" });
+  });
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     try {
-      await api.guest(form.name.value.trim());
+      await api.guest(form.name.value.trim(), pickedAvatar(form));
+      then();
+    } catch (error) {
+      toast(error.message, "error");
+    }
+  });
+}
+
+// The 头像 dialog: pick one and it is kept at once (the dialog closes itself, the lobby redraws).
+function chooseAvatar(user, then) {
+  const modal = infoDialog(`<h2>${t("avatar.choose")}</h2>${avatarPickerHtml(user.name, user.avatar)}`, { role: "avatar-dialog", label: t("avatar.choose") });
+  modal.addEventListener("change", async () => {
+    try {
+      await api.avatar(pickedAvatar(modal));
+      modal.querySelector('[data-role="close"]').click();
       then();
     } catch (error) {
       toast(error.message, "error");

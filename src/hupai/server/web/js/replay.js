@@ -3,6 +3,7 @@
 // hand's record, whose fair deal the page verifies (fairness.js) as `hupai verify` does.
 
 import { api } from "./api.js";
+import { avatarHtml } from "./avatar.js";
 import { boardHtml, fitTable, wildHtml, windOf } from "./board.js";
 import { checkRecord, fairBadge, rememberedContribution, showFairDetails, verdictHtml } from "./fairness.js";
 import { t } from "./i18n.js";
@@ -66,6 +67,7 @@ export async function show(root, [number, index]) {
         wind: t(windOf(seat, view.dealer, { short: true })),
         windName: t(windOf(seat, view.dealer)),
         name: names[seat],
+        avatar: avatarHtml({ name: names[seat] }),
         total: view.deltas[seat],
         marks: [
           seat === view.dealer ? `<span class="tag dealer">${t("table.dealer")}</span>` : "",

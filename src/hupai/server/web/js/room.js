@@ -3,6 +3,7 @@
 // `match_end` messages; the page redraws from them.
 
 import { api, currentUser } from "./api.js";
+import { avatarHtml } from "./avatar.js";
 import { knows, pick, t } from "./i18n.js";
 import { showNickname } from "./lobby.js";
 import { ruleCardHtml } from "./rulecard.js";
@@ -14,6 +15,7 @@ import { seatNames } from "./names.js";
 import { confirmDialog } from "./dialog.js";
 import { DissolveVote } from "./dissolve.js";
 import { Social } from "./social.js";
+import { Voice } from "./voice.js";
 import { checkRecord, contributionFor, rememberedContribution, showFairDetails, verdictHtml } from "./fairness.js";
 import { escapeHtml, html, toast } from "./util.js";
 
@@ -23,7 +25,8 @@ const RECONNECT_MS = 1000;
 const PING_AFTER_MS = 2500;
 const PONG_WITHIN_MS = 2000;
 const REVEAL_MS = 1500; // the open hands and the winner's call are seen before the hand's sheet
-const QUIET_ERRORS = ["already_contributed", "deal_closed"]; // a contribution resent after a reconnect
+// A contribution resent after a reconnect; a voice signal to someone who just left the voice.
+const QUIET_ERRORS = ["already_contributed", "deal_closed", "not_in_voice"];
 
 export async function show(root, [number]) {
   const user = await currentUser();
@@ -51,6 +54,7 @@ class TableClient {
     this.table = new TableView(this);
     this.vote = new DissolveVote(number); // the 解散 vote's panel, over the page
     this.social = new Social(this); // 快捷语 and emotes
+    this.voice = new Voice(this); // 语音 between the people at the table
     this.lastCauses = []; // why the current hand is doubled (比下胡)
     this.hand = -1;
     this.events = 0;
@@ -121,6 +125,7 @@ class TableClient {
     this.table.close();
     this.vote.close();
     this.social.close();
+    this.voice.close();
     window.removeEventListener("languagechange-hupai", this.relabel);
     if (this.socket) this.socket.close();
   }
@@ -134,6 +139,8 @@ class TableClient {
       case "welcome": // the table handled our join: it is not waiting for storage now
         this.seat = message.seat;
         this.storageAway = false;
+        this.voice.iceServers = message.ice_servers || [];
+        this.voice.rejoin();
         break;
       case "room":
         this.room = message.room;
@@ -177,6 +184,9 @@ class TableClient {
         break;
       case "said": // 快捷语 or an emote: a bubble over the page, nothing to redraw
         this.social.heard(message);
+        return;
+      case "voice": // who is in the voice, and the signals between us and them (voice.js redraws)
+        this.voice.heard(message);
         return;
       case "error":
         if (QUIET_ERRORS.includes(message.code)) return;
@@ -291,10 +301,10 @@ class TableClient {
     const card = { ...room.rules, labels: this.labels[room.rules.ruleset] };
     const seats = room.seats
       .map((place) => {
-        let who = `<span class="muted">${t("room.empty")}</span>`;
-        if (place.bot) who = `${escapeHtml(place.name)} <span class="tag">${t("room.bot")}</span>`;
+        let who = `<span class="avatar empty-seat" aria-hidden="true"></span> <span class="muted">${t("room.empty")}</span>`;
+        if (place.bot) who = `${avatarHtml({ bot: true })} ${escapeHtml(place.name)} <span class="tag">${t("room.bot")}</span>`;
         else if (place.user_id !== null) {
-          who = escapeHtml(place.name) +
+          who = `${avatarHtml({ name: place.name, avatar: place.avatar })} ${escapeHtml(place.name)}` +
             (place.user_id === room.host_id ? ` <span class="tag">${t("room.host")}</span>` : "") +
             (place.user_id === this.user.id ? ` <span class="tag you">${t("room.you")}</span>` : "");
         }
@@ -415,6 +425,8 @@ class TableClient {
     if (trustee) trustee.addEventListener("click", () => this.send({ type: "trustee", on: !this.update.table.trustee[this.update.view.seat] }));
     const chat = page.querySelector('[data-role="chat"]');
     if (chat) chat.addEventListener("click", () => this.social.toggle());
+    const voice = page.querySelector('[data-role="voice"]');
+    if (voice) voice.addEventListener("click", () => this.voice.toggle());
     const dissolve = page.querySelector('[data-role="dissolve"]');
     if (dissolve) {
       dissolve.addEventListener("click", async () => {

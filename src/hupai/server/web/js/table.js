@@ -3,6 +3,7 @@
 // draws from the client's last update and keeps what belongs to the screen (the picked tile, the
 // counted tile); the room (room.js) owns the connection and the messages.
 
+import { avatarHtml } from "./avatar.js";
 import { boardHtml, fitTable, meldTiles, placeOf, wildHtml, windOf } from "./board.js";
 import { fairBadge } from "./fairness.js";
 import { knows, language, t } from "./i18n.js";
@@ -101,6 +102,7 @@ export class TableView {
         wind: t(windOf(seat, view.dealer, { short: true })),
         windName: t(windOf(seat, view.dealer)),
         name: client.seatName(seat),
+        avatar: avatarHtml({ name: (facts.names || [])[seat], avatar: (facts.avatars || [])[seat], bot: Boolean((facts.bot_levels || [])[seat]) }),
         total: facts.totals[seat],
         marks: this.marks(seat, view, facts),
         active: view.turn === seat && view.phase !== "ended",
@@ -145,6 +147,7 @@ export class TableView {
     if (facts.trustee[seat]) marks.push(`<span class="tag">${t("table.trustee")}</span>`);
     if (!facts.bots[seat] && !facts.connected[seat]) marks.push(`<span class="tag warn">${t("table.offline")}</span>`);
     if (view.seats[seat].ready) marks.push(`<span class="tag ready" data-role="declared-ready">${t("act.ready")}</span>`);
+    marks.push(this.client.voice.markHtml(seat));
     return marks.join("");
   }
 
@@ -175,6 +178,7 @@ export class TableView {
       ${seated ? `<label class="toggle"><input type="checkbox" data-role="hints" ${client.hints ? "checked" : ""}> ${t("table.hints")}</label>
       <button type="button" data-role="trustee" aria-pressed="${trusteeOn}">${t(trusteeOn ? "table.trusteeOff" : "table.trustee")}</button>
       ${client.social.buttonHtml()}
+      ${client.voice.buttonHtml()}
       ${client.vote.buttonHtml(client.room, update.view.seat)}
       <button type="button" data-role="escape">${t("table.escape")}</button>` : `<span class="tag">${t("table.watching")}</span>`}
     </div>`;
