@@ -150,14 +150,14 @@ def test_a_whole_nanning_match_then_the_summary_and_history(pages: Watched, base
 
     page.click('header [data-i18n="nav.history"]')
     history = page.locator('[data-role="history"]')
-    expect(history.locator(f'tr[data-room="{number}"] [data-role="rules"]')).to_have_text("南宁麻将")
+    expect(history.locator(f'[data-room="{number}"] [data-role="rules"]')).to_have_text("南宁麻将")
     expect(history.locator('[data-role="my-stats"] .stat')).to_have_count(7)
     assert history.locator('[data-stat="history.games"] b').inner_text() == "2"
     expect(history.locator('[data-role="rank"]').first).to_have_text("—")  # the dissolved game
     shoot(page, "history")
     page.click("#lang")
     expect(page.locator('[data-role="history-title"]')).to_have_text("My games")
-    expect(history.locator(f'tr[data-room="{number}"] [data-role="rules"]')).to_have_text("Nanning mahjong")
+    expect(history.locator(f'[data-room="{number}"] [data-role="rules"]')).to_have_text("Nanning mahjong")
     page.click("#lang")
     expect(page.locator('[data-role="history-title"]')).to_have_text("我的战绩")
 

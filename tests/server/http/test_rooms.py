@@ -25,7 +25,7 @@ def error_of(response: object) -> str:
 def test_guest_in_one_click_sets_a_private_cookie(client: TestClient) -> None:
     response = client.post("/api/guest", json={"name": "小明"})
     assert response.status_code == 200
-    assert response.json()["user"] == {"id": 1, "name": "小明", "guest": True}
+    assert response.json()["user"] == {"id": 1, "name": "小明", "guest": True, "avatar": None}
     cookie = response.headers["set-cookie"]
     assert "hupai_session=" in cookie
     assert "HttpOnly" in cookie

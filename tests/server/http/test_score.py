@@ -111,6 +111,8 @@ def test_a_refusal_names_its_field_and_a_code(
     error = response.json()["error"]
     assert (error["field"], error["code"], error["params"]) == (field, code, params)
     assert error["message"]  # the English sentence is still there for programs and logs
+    inline = client.post("/api/score?refusals=inline", json=body)  # the page's calculator asks so
+    assert inline.status_code == 200 and inline.json() == response.json()
 
 
 def test_a_nanning_win_with_code_tiles_is_scored(client: TestClient) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import segno
 from fastapi import APIRouter, Request, Response
@@ -52,16 +52,18 @@ async def rulesets() -> list[RuleCardOut]:
 
 
 @router.post("/api/score", response_model=None)
-async def score(body: ScoreIn) -> dict[str, Any] | JSONResponse:
+async def score(body: ScoreIn, refusals: Literal["status", "inline"] = "status") -> dict[str, Any] | JSONResponse:
     """The score calculator (算分器): a win described as at a real table, scored and paid under any
-    rule set, preset and options — the items, the payments with reasons, each player's change."""
+    rule set, preset and options — the items, the payments with reasons, each player's change.
+    ``refusals=inline``: a description that cannot be is an answer (200), as the page's calculator
+    wants it — a hand someone typed wrong is no failed request."""
     try:
         spec = WinSpec.from_dict(body.model_dump(by_alias=True))
         return score_win(spec).as_dict()
     except ValueError as error:
         # The field at fault and a code with its params: clients explain it in their own words.
-        details = error_details(error)
-        return JSONResponse({"error": {**details, "message": str(error)}}, status_code=BadRequest.status)
+        refused = {"error": {**error_details(error), "message": str(error)}}
+        return refused if refusals == "inline" else JSONResponse(refused, status_code=BadRequest.status)
 
 
 @router.get("/api/rooms/{number}/qr.svg")

@@ -77,7 +77,12 @@ export const api = {
   hands: (number) => call("GET", `/api/rooms/${number}/hands`),
   replay: (number, index) => call("GET", `/api/rooms/${number}/hands/${index}/replay`),
   record: (number, index) => call("GET", `/api/rooms/${number}/hands/${index}/record`),
-  score: (spec) => call("POST", "/api/score", spec),
+  // A refused description comes back as an answer (200 with `error`), thrown here like any refusal.
+  score: async (spec) => {
+    const answer = await call("POST", "/api/score?refusals=inline", spec);
+    if (answer && answer.error) throw new ApiError(400, explain(400, answer), details(answer));
+    return answer;
+  },
 };
 
 // The logged-in user, or null.

@@ -39,29 +39,41 @@ const seatNames = () => SEATS.map((key) => t(key));
 
 function formHtml(cards, initial) {
   return `<section class="calc" data-role="calc">
-    <h1>${word("calc.title")}</h1>
+    <header class="calc-head"><span class="calc-icon">${tileSvg("5z")}</span><div><h1>${word("calc.title")}</h1><p>${word("calc.lead")}</p></div></header>
     <form data-role="calc-form" autocomplete="off" novalidate>
-      <label>${word("lobby.preset")} <select name="preset">${cards.map((card) => optionHtml(card.preset, card, card.preset === initial)).join("")}</select></label>
-      <label data-field="hand">${word("calc.hand")} <input name="hand" data-tiles placeholder="123m456p789s11z"></label>
-      <div class="preview" data-preview="hand"></div>
-      <label data-field="win_tile">${word("calc.win")} <input name="win_tile" data-tiles maxlength="2" placeholder="2z"></label>
-      <p class="muted palette-help">${word("calc.palette")}</p>
-      <div class="palette" data-role="palette"></div>
-      <div class="row">
-        <label data-field="how">${word("calc.how")} <select name="how">${HOWS.map((how) => wordOption(how, `calc.how.${how}`)).join("")}</select></label>
-        <label data-field="from">${word("calc.from")} <select name="from">${seatOptions(1, true)}</select></label>
-        <label data-field="dealer">${word("calc.dealer")} <select name="dealer">${seatOptions(0)}</select></label>
-      </div>
-      <fieldset data-field="melds"><legend>${word("calc.melds")}</legend><div data-role="melds"></div>
+      <label class="setting"><span class="setting-name">${word("lobby.preset")}</span><select name="preset">${cards.map((card) => optionHtml(card.preset, card, card.preset === initial)).join("")}</select></label>
+      <section class="calc-section">
+        <h2>${word("calc.tiles")}</h2>
+        <label data-field="hand">${word("calc.hand")} <input name="hand" data-tiles placeholder="123m456p789s11z"></label>
+        <div class="preview" data-preview="hand"></div>
+        <label data-field="win_tile">${word("calc.win")} <input name="win_tile" data-tiles maxlength="2" placeholder="2z"></label>
+        <p class="muted palette-help">${word("calc.palette")}</p>
+        <div class="palette" data-role="palette"></div>
+        <label data-field="flowers">${word("calc.flowers")} <input name="flowers" data-tiles placeholder="1f2f5z"></label>
+      </section>
+      <section class="calc-section">
+        <h2>${word("calc.howWon")}</h2>
+        <div class="row">
+          <label data-field="how">${word("calc.how")} <select name="how">${HOWS.map((how) => wordOption(how, `calc.how.${how}`)).join("")}</select></label>
+          <label data-field="from">${word("calc.from")} <select name="from">${seatOptions(1, true)}</select></label>
+          <label data-field="dealer">${word("calc.dealer")} <select name="dealer">${seatOptions(0)}</select></label>
+        </div>
+        <div class="row checks">
+          <label data-field="first_turn"><input type="checkbox" name="first_turn"> ${word("calc.firstTurn")}</label>
+          <label data-field="ready"><input type="checkbox" name="ready"> ${word("calc.ready")}</label>
+          <label data-field="haidi"><input type="checkbox" name="haidi"> ${word("calc.haidi")}</label>
+          <label data-field="multiplier">${word("calc.multiplier")} <select name="multiplier"><option>1</option><option>2</option><option>4</option><option>8</option></select></label>
+        </div>
+      </section>
+      <fieldset class="calc-section" data-field="melds"><legend>${word("calc.melds")}</legend><div data-role="melds"></div>
         <button type="button" data-role="add-meld">${word("calc.addMeld")}</button></fieldset>
-      <label data-field="flowers">${word("calc.flowers")} <input name="flowers" data-tiles placeholder="1f2f5z"></label>
-      <fieldset data-field="nanning"><legend>${word("calc.nanning")}</legend>
+      <fieldset class="calc-section" data-field="nanning"><legend>${word("calc.nanning")}</legend>
         <label data-field="code_tiles">${word("calc.codeTiles")} <input name="code_tiles" data-tiles placeholder="1m5p"></label>
         <label data-field="horse_tiles">${word("calc.horseTiles")} <input name="horse_tiles" data-tiles placeholder="3s"></label>
         <label data-field="fish_tiles">${word("calc.fishTiles")} <input name="fish_tiles" data-tiles placeholder="2m7p9s"></label>
         <label data-field="previous_winner">${word("calc.previousWinner")} <select name="previous_winner">${seatOptions(-1, true)}</select></label>
       </fieldset>
-      <fieldset data-field="enshi"><legend>${word("calc.enshi")}</legend>
+      <fieldset class="calc-section" data-field="enshi"><legend>${word("calc.enshi")}</legend>
         <div class="row">
           <label data-field="pizi">${word("calc.pizi")} <input name="pizi" data-tiles maxlength="2" placeholder="5m"></label>
           <span>${word("calc.laizi")} <span class="preview" data-role="laizi"></span></span>
@@ -70,12 +82,6 @@ function formHtml(cards, initial) {
         <div class="row" data-field="laid">${SEATS.map((key, seat) => `<label>${word(key)} <input name="laid-${seat}" data-tiles placeholder="5m6m" size="8"></label>`).join("")}</div>
         <label data-field="lays_before">${word("calc.laysBefore")} <select name="lays_before">${[0, 1, 2, 3].map((count) => `<option>${count}</option>`).join("")}</select></label>
       </fieldset>
-      <div class="row">
-        <label data-field="first_turn"><input type="checkbox" name="first_turn"> ${word("calc.firstTurn")}</label>
-        <label data-field="ready"><input type="checkbox" name="ready"> ${word("calc.ready")}</label>
-        <label data-field="haidi"><input type="checkbox" name="haidi"> ${word("calc.haidi")}</label>
-        <label data-field="multiplier">${word("calc.multiplier")} <select name="multiplier"><option>1</option><option>2</option><option>4</option><option>8</option></select></label>
-      </div>
       <details class="rules"><summary>${word("calc.options")}</summary><div data-role="card"></div></details>
       <div class="calc-bar"><button type="submit" class="primary">${word("calc.score")}</button></div>
     </form>
@@ -313,6 +319,7 @@ function resultHtml(result, spec) {
   const payerTable = payers.length ? `<h3>${t("calc.payers")}</h3><table class="items payers" data-role="payers"><tbody>${payerRows}</tbody></table>` : "";
   const deltas = result.deltas.map((delta, seat) => `<tr><th>${names[seat]}</th><td class="${delta > 0 ? "plus" : delta < 0 ? "minus" : ""}">${signed(delta)}</td></tr>`).join("");
   return `<div class="sheet" data-role="calc-sheet">
+    <div class="calc-headline"><span>${t(payers.length ? "calc.winnerShare" : "calc.share")} <b>${result.share}</b></span><span>${t("calc.total")} <b>${signed(result.total)}</b></span></div>
     <h3>${t("calc.wonHand")}</h3>
     ${wonHandHtml(spec)}
     <p class="reading">${escapeHtml(result.sheet.reading)}</p>
