@@ -64,6 +64,15 @@ def test_clock_counter_keyboard_and_sound(page: Page, base_url: str) -> None:
     code = first.get_attribute("data-discard")
     in_hand = page.locator(f'.hand-tile[data-discard="{code}"]').count()
     assert seen >= in_hand
+    # The light follows the counter: exactly the copies of the tile it names, none of another.
+    expect(page.locator(".hand-tile.counted")).to_have_count(in_hand)
+    last = page.locator(f'.hand-tile:not([data-discard="{code}"])').last
+    other = last.get_attribute("data-discard")
+    last.hover()
+    expect(counter.locator("svg.tile")).to_have_attribute("data-tile", str(other))
+    expect(page.locator(f'.hand-tile.counted:not([data-discard="{other}"])')).to_have_count(0)
+    copies = page.locator(f'.hand-tile[data-discard="{other}"]').count()
+    expect(page.locator(".hand-tile.counted")).to_have_count(copies)
     # Tiles are named for screen readers.
     assert first.get_attribute("aria-label")
     # Keyboard: ← picks the last tile, Enter lets it go.

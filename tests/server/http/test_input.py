@@ -15,6 +15,7 @@ from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
 from hupai.game.record import read_record
+from hupai.game.refusal import CODES
 from hupai.replay import replay
 from hupai.tiles import format_tiles, parse_tiles
 
@@ -101,7 +102,7 @@ def test_stale_illegal_and_misspelt_actions_are_refused_with_a_reason(client: Te
             socket, json.dumps({"type": "act", "seq": seq, "action": {"act": "discard", "tile": missing}})
         )
         assert illegal["code"] == "illegal"
-        assert illegal["message"]
+        assert illegal["message"] and "why" not in illegal  # a plain sentence: no code to word it by
         notation = reply_to(
             socket, json.dumps({"type": "act", "seq": seq, "action": {"act": "discard", "tile": "0x"}})
         )
@@ -109,6 +110,7 @@ def test_stale_illegal_and_misspelt_actions_are_refused_with_a_reason(client: Te
         assert "0x" in notation["message"]
         no_win = reply_to(socket, json.dumps({"type": "act", "seq": seq, "action": {"act": "hu"}}))
         assert no_win["code"] == "illegal"
+        assert no_win["why"]["code"] in CODES  # 诈胡 and its kin come with a code the page words
         socket.send_json({"type": "sync", "hand": before["hand"], "since": 0})
         after = my_prompt(socket)
     assert after["view"] == before["view"]

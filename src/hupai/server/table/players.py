@@ -6,6 +6,7 @@ from __future__ import annotations
 from hupai.game.actions import ActionParseError, action_from_dict
 from hupai.game.engine import IllegalAction, verify
 from hupai.game.model import Phase
+from hupai.game.refusal import Refusal
 from hupai.server.protocol import (
     Act,
     ClientMessageType,
@@ -109,12 +110,15 @@ async def act(table: TableState, connection: Connection, message: Act) -> None:
         connection.send(error_message("bad_action", str(error)))
         return
     if action not in pending.legal:
+        why: dict[str, object] = {}
         try:
             verify(table.state, action)
             reason = "not one of the actions offered in this prompt"
         except IllegalAction as error:
             reason = str(error)
-        connection.send(error_message("illegal", reason, seq=message.seq))
+            if error.args and isinstance(error.args[0], Refusal) and error.args[0].code:
+                why = {"why": error.args[0].said()}  # e.g. 过胡不胡, for the client's own words
+        connection.send(error_message("illegal", reason, seq=message.seq, **why))
         return
     if not pending.automatic:
         used = table.clock() - pending.opened

@@ -190,7 +190,8 @@ class TableClient {
         return;
       case "error":
         if (QUIET_ERRORS.includes(message.code)) return;
-        toast(knows(`refusal.${message.code}`) ? t(`refusal.${message.code}`) : message.message, "error");
+        // The table's words for a refused move (过胡不胡 and the like), else the code's, else the server's.
+        toast(this.table.refusalWords(message.why) || (knows(`refusal.${message.code}`) ? t(`refusal.${message.code}`) : message.message), "error");
         break;
       default:
         return;

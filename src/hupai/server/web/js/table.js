@@ -202,7 +202,6 @@ export class TableView {
       if (code === view.laizi) classes.push("wildcard");
       if (playable.has(code)) classes.push("playable");
       if (index === this.selected) classes.push("selected");
-      if (code === this.counted) classes.push("counted");
       const label = `${tileName(code)}${playable.has(code) ? ` · ${t("act.discard")}` : ""}`;
       return `<button type="button" class="${classes.join(" ")}" data-discard="${code}" data-index="${index}" ${playable.has(code) ? "" : "aria-disabled=\"true\""} aria-label="${escapeHtml(label)}">${tileSvg(code)}</button>`;
     });
@@ -234,8 +233,13 @@ export class TableView {
   // Why a complete hand may not win, in the reader's language where its code has words (the
   // engine's English sentence otherwise).
   winBlocked(update) {
-    const why = update.win_blocked_why;
-    if (!why || !knows(`refusal.${why.code}`)) return update.win_blocked;
+    return this.refusalWords(update.win_blocked_why) || update.win_blocked;
+  }
+
+  // A refusal's `{code, params}` in the reader's words (a seat by its name, a tile by its name); null
+  // where the code has none.
+  refusalWords(why) {
+    if (!why || !knows(`refusal.${why.code}`)) return null;
     const params = { ...why.params };
     if (params.seat !== undefined) params.name = this.client.seatName(params.seat);
     if (params.tile) params.tile = tileName(params.tile);
@@ -331,13 +335,16 @@ export class TableView {
     if (badge) badge.addEventListener("click", () => client.showFair(client.update.hand));
     wireTing(page, client.update, (message) => client.send(message));
     client.wireTools(page);
+    markCounted(page, this.counted);
   }
 
-  // Point at a tile: the counter shows its copies without redrawing the table.
+  // Point at a tile: the counter shows its copies and those copies are lit, in the hand and on the
+  // board alike, without redrawing the table (the counter and the light always name the same tile).
   count(page, code) {
     this.counted = code;
     const box = page.querySelector('[data-role="counter"]');
     if (box) box.outerHTML = this.counter(this.client.update.view);
+    markCounted(page, code);
   }
 
   discard(prompt, code) {
@@ -406,6 +413,15 @@ export class TableView {
     clock.classList.toggle("urgent", left < 5000);
     clock.setAttribute("aria-label", `${seconds}`);
   }
+}
+
+// Light every copy of `code` the reader can see (the tiles the counter counts): the hand's buttons and
+// the board's face-up tiles.
+function markCounted(page, code) {
+  for (const lit of page.querySelectorAll(".counted")) lit.classList.remove("counted");
+  if (!code) return;
+  for (const button of page.querySelectorAll(`.hand-tile[data-discard="${code}"]`)) button.classList.add("counted");
+  for (const tile of page.querySelectorAll(`[data-role="board"] svg.tile[data-tile="${code}"]`)) tile.classList.add("counted");
 }
 
 // The copies of `code` a seat can see: its hand, every river tile not claimed (a claimed one is in a

@@ -61,15 +61,41 @@ function dots(rank) {
     .join("");
 }
 
+// The bamboo suit as printed on real tiles: [x, y, tilt in degrees, colour] per stick on a 30×40 face.
+// 6条 is two rows of three and 8条 two rows of four leaning into a W over an M, so the two never
+// look alike, even small; 7条 has its red stick on top; 5条 and 9条 a red centre.
+const GREEN = "#1b5e20";
+const BLUE = "#0d47a1";
+const RED = "#c62828";
+const STICKS = {
+  2: [[15, 12, 0, GREEN], [15, 28, 0, BLUE]],
+  3: [[15, 11, 0, BLUE], [9, 29, 0, GREEN], [21, 29, 0, GREEN]],
+  4: [[9, 11, 0, GREEN], [21, 11, 0, BLUE], [9, 29, 0, BLUE], [21, 29, 0, GREEN]],
+  5: [[8, 10, 0, GREEN], [22, 10, 0, BLUE], [15, 20, 0, RED], [8, 30, 0, BLUE], [22, 30, 0, GREEN]],
+  6: [[7, 11, 0, GREEN], [15, 11, 0, GREEN], [23, 11, 0, GREEN], [7, 29, 0, BLUE], [15, 29, 0, BLUE], [23, 29, 0, BLUE]],
+  7: [[15, 7, 0, RED], [7, 20, 0, GREEN], [15, 20, 0, GREEN], [23, 20, 0, GREEN], [7, 32, 0, BLUE], [15, 32, 0, BLUE], [23, 32, 0, BLUE]],
+  8: [
+    [6.5, 11, -22, GREEN], [12, 11, 22, GREEN], [18, 11, -22, GREEN], [23.5, 11, 22, GREEN],
+    [6.5, 29, 22, BLUE], [12, 29, -22, BLUE], [18, 29, 22, BLUE], [23.5, 29, -22, BLUE],
+  ],
+  9: [
+    [7, 9, 0, GREEN], [15, 9, 0, RED], [23, 9, 0, BLUE], [7, 20, 0, GREEN], [15, 20, 0, RED],
+    [23, 20, 0, BLUE], [7, 31, 0, GREEN], [15, 31, 0, RED], [23, 31, 0, BLUE],
+  ],
+};
+
 function sticks(rank) {
   if (rank === 1) {
-    return `<text x="15" y="27" text-anchor="middle" font-size="20" fill="#1b5e20">幺</text>` +
-      `<text x="15" y="37" text-anchor="middle" font-size="7" fill="#c62828">鸡</text>`;
+    return `<text x="15" y="27" text-anchor="middle" font-size="20" fill="${GREEN}">幺</text>` +
+      `<text x="15" y="37" text-anchor="middle" font-size="7" fill="${RED}">鸡</text>`;
   }
-  return PIPS[rank]
-    .map(([x, y], index) => {
-      const colour = rank >= 5 && index === Math.floor(PIPS[rank].length / 2) ? "#c62828" : "#1b5e20";
-      return `<rect x="${x - 1.6}" y="${y - 4.2}" width="3.2" height="8.4" rx="1.4" fill="${colour}"/>`;
+  const long = rank <= 4 ? 5.6 : 4.6; // half a stick's length: fewer sticks, longer ones
+  return STICKS[rank]
+    .map(([x, y, tilt, colour]) => {
+      const turn = tilt ? ` transform="rotate(${tilt} ${x} ${y})"` : "";
+      // A stick with its joint across the middle, as bamboo is drawn.
+      return `<g${turn}><rect x="${x - 1.7}" y="${y - long}" width="3.4" height="${2 * long}" rx="1.5" fill="${colour}"/>` +
+        `<path d="M${x - 1.7} ${y}h3.4" stroke="#fffdf5" stroke-width="0.7"/></g>`;
     })
     .join("");
 }

@@ -75,6 +75,7 @@ export class Voice {
     clearInterval(this.poller);
     this.poller = null;
     if (this.bar) this.bar.remove();
+    document.body.classList.remove("voice-on");
     this.bar = null;
     this.client.render();
   }
@@ -117,6 +118,7 @@ export class Voice {
       for (const peer of this.peers.values()) peer.audio.muted = this.muted;
     });
     document.body.append(bar);
+    document.body.classList.add("voice-on"); // the table leaves room for the bar below it
     this.bar = bar;
   }
 
