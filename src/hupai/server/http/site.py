@@ -52,7 +52,9 @@ async def rulesets() -> list[RuleCardOut]:
 
 
 @router.post("/api/score", response_model=None)
-async def score(body: ScoreIn, refusals: Literal["status", "inline"] = "status") -> dict[str, Any] | JSONResponse:
+async def score(
+    body: ScoreIn, refusals: Literal["status", "inline"] = "status"
+) -> dict[str, Any] | JSONResponse:
     """The score calculator (算分器): a win described as at a real table, scored and paid under any
     rule set, preset and options — the items, the payments with reasons, each player's change.
     ``refusals=inline``: a description that cannot be is an answer (200), as the page's calculator
