@@ -80,3 +80,16 @@ def shoot(page: Page, name: str, *, sizes: tuple[str, ...] = tuple(SIZES)) -> No
         assert no_horizontal_overflow(page) <= 1, f"{name} is wider than the screen at {width}×{height}"
     if original is not None:
         page.set_viewport_size(original)
+
+
+def touch_friendly(page: Page) -> None:
+    """On a touch screen: no keyboard hints shown, and every button at least 32 CSS px tall."""
+    assert page.locator("kbd:visible").count() == 0
+    small = page.evaluate(
+        """() => [...document.querySelectorAll("button, select")]
+            .filter((element) => element.offsetParent !== null)
+            .map((element) => [element.dataset.role || element.dataset.action || element.textContent.trim(),
+                               element.getBoundingClientRect().height])
+            .filter(([, height]) => height < 31.5)"""
+    )
+    assert not small, small

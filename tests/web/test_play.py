@@ -7,7 +7,7 @@ from __future__ import annotations
 from playwright.sync_api import Page, expect
 
 from .conftest import ARTIFACTS, SIZES, Watched
-from .support import create_room_with_bots, enter, play_hand_by_clicking, shoot
+from .support import create_room_with_bots, enter, play_hand_by_clicking, shoot, touch_friendly
 
 
 def test_a_whole_hand_by_clicking_then_its_replay(page: Page, base_url: str) -> None:
@@ -77,19 +77,6 @@ def replay_fits(page: Page) -> None:
         assert board is not None and board["y"] + board["height"] <= height + 1, (size, board)
         tile = page.locator('[data-role="replay"] .river svg.tile').first.bounding_box()
         assert tile is not None and tile["width"] >= 20, (size, tile)
-
-
-def touch_friendly(page: Page) -> None:
-    """On a touch screen: no keyboard hints shown, and every button at least 32 CSS px tall."""
-    assert page.locator("kbd:visible").count() == 0
-    small = page.evaluate(
-        """() => [...document.querySelectorAll("button, select")]
-            .filter((element) => element.offsetParent !== null)
-            .map((element) => [element.dataset.role || element.dataset.action || element.textContent.trim(),
-                               element.getBoundingClientRect().height])
-            .filter(([, height]) => height < 31.5)"""
-    )
-    assert not small, small
 
 
 def test_english_and_a_phone_held_sideways(pages: Watched, base_url: str) -> None:

@@ -35,6 +35,9 @@ def test_a_finished_hand_replays_frame_by_frame(client: TestClient, preset: str)
     record = read_record(client.get(f"/api/rooms/{number}/hands/0/record").json())
     frames = replay["frames"]
     assert replay["seats"] == list(record.seats)
+    # Bots by level, for the page to name them in its reader's language; people by their 头像.
+    assert replay["bot_levels"] == [None, "strong", "strong", "strong"]
+    assert replay["avatars"] == [None, None, None, None]
     assert frames[0]["action"] is None
     assert frames[0]["events"][0]["event"] == "hand_started"
     acted = [frame["action"] for frame in frames if frame["action"] is not None]

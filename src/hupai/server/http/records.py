@@ -43,9 +43,16 @@ async def hand_replay(number: str, index: int, store: StoreDep) -> dict[str, Any
         record = store.records.hand_record(number, index)
         results = store.records.played_hands(number)
         previous = results[index - 1]["winners"] if 0 < index <= len(results) else []
-        return replay_frames(
+        replay = replay_frames(
             record, results[index], previous_winner=previous[0] if len(previous) == 1 else None
         )
+        # Who the seats are now, where they are who played the hand (the same name): bots by level,
+        # for the page to name them in its reader's language, and people's chosen 头像.
+        seats = store.rooms.room(number).seats
+        same = [place.name == name for place, name in zip(seats, replay["seats"], strict=True)]
+        replay["bot_levels"] = [place.bot if kept else None for place, kept in zip(seats, same, strict=True)]
+        replay["avatars"] = [place.avatar if kept else None for place, kept in zip(seats, same, strict=True)]
+        return replay
 
     return await run_in_threadpool(build)
 

@@ -159,6 +159,8 @@ export function boardHtml({ view, bottom, seats, middle, ownBelow = false }) {
   </div>`;
 }
 
+export const SHORT_LANDSCAPE = window.matchMedia("(max-height: 500px) and (orientation: landscape)");
+
 // Fit the table to the screen: the river tile width (--w) and the player's own tile width (--hw) that
 // let the board and the hand below it fit the space below the table's top, in either orientation.
 // `tools`: the table keeps room beside the board for its tools and info (a replay has none).
@@ -169,7 +171,11 @@ export function fitTable(table, { handTiles = 0, meldTiles = 0, tools = true } =
   const edges = board.classList.contains("with-bottom") ? 2 : 1;
   // The width the table may take: its container's, never more than the screen's.
   const screenWidth = Math.min(document.documentElement.clientWidth, table.parentElement.getBoundingClientRect().width) - 12;
-  const top = Math.max(table.getBoundingClientRect().top + window.scrollY, 0);
+  // On a phone held sideways a replay's page bar scrolls away (replay.js scrolls it out of sight), so
+  // the board takes its height too.
+  const bar = document.querySelector("header.top");
+  const away = !tools && bar && SHORT_LANDSCAPE.matches ? bar.offsetHeight : 0;
+  const top = Math.max(table.getBoundingClientRect().top + window.scrollY - away, 0);
   // Below the table: the page's own padding (a replay sits in a padded card).
   const below = tools ? 8 : 8 + bottomPadding(table);
   const height = window.innerHeight - top - below;

@@ -8,7 +8,7 @@ import { api } from "./api.js";
 import { meldTiles } from "./board.js";
 import { onLanguageChange, pick, t, word } from "./i18n.js";
 import { optionHtml, ruleCardEditor } from "./rulecard.js";
-import { itemsHtml, transfersHtml } from "./settlement.js";
+import { itemsHtml, readingHtml, transfersHtml } from "./settlement.js";
 import { parseTiles, tileName, tileOrder, tilesHtml, tileSvg } from "./tiles.js";
 import { byRuleSet, escapeHtml, html, signed } from "./util.js";
 
@@ -322,7 +322,7 @@ function resultHtml(result, spec) {
     <div class="calc-headline"><span>${t(payers.length ? "calc.winnerShare" : "calc.share")} <b>${result.share}</b></span><span>${t("calc.total")} <b>${signed(result.total)}</b></span></div>
     <h3>${t("calc.wonHand")}</h3>
     ${wonHandHtml(spec)}
-    <p class="reading">${escapeHtml(result.sheet.reading)}</p>
+    <p class="reading" data-role="reading" aria-label="${escapeHtml(result.sheet.reading)}">${readingHtml(result.sheet.reading)}</p>
     <table class="items"><tbody>${itemsHtml(result.sheet.items)}</tbody>
       <tfoot><tr><th>${t(payers.length ? "calc.winnerShare" : "calc.share")}</th><td><b data-role="share">${result.share}</b></td></tr></tfoot></table>
     ${payerTable}

@@ -4,10 +4,11 @@
 
 import { api } from "./api.js";
 import { avatarHtml } from "./avatar.js";
-import { boardHtml, fitTable, wildHtml, windOf } from "./board.js";
+import { boardHtml, fitTable, SHORT_LANDSCAPE, wildHtml, windOf } from "./board.js";
 import { checkRecord, fairBadge, rememberedContribution, showFairDetails, verdictHtml } from "./fairness.js";
 import { t } from "./i18n.js";
 import { icon } from "./icons.js";
+import { seatNames } from "./names.js";
 import { scoresHtml, transfersHtml } from "./settlement.js";
 import { parseTiles, tileName } from "./tiles.js";
 import { escapeHtml, html } from "./util.js";
@@ -31,7 +32,8 @@ function describe(frame, names) {
 
 export async function show(root, [number, index]) {
   const replay = await api.replay(number, Number(index));
-  const names = replay.seats;
+  // Bots named in the reader's language (the record keeps the names the table showed).
+  let names = seatNames(replay.seats, replay.bot_levels);
   const frames = replay.frames;
   let at = 0;
   let bottom = 0;
@@ -60,6 +62,7 @@ export async function show(root, [number, index]) {
   }
 
   function draw() {
+    names = seatNames(replay.seats, replay.bot_levels);
     const frame = frames[at];
     const view = frame.view;
     const seats = [0, 1, 2, 3].map((seat) => ({
@@ -67,7 +70,7 @@ export async function show(root, [number, index]) {
         wind: t(windOf(seat, view.dealer, { short: true })),
         windName: t(windOf(seat, view.dealer)),
         name: names[seat],
-        avatar: avatarHtml({ name: names[seat] }),
+        avatar: avatarHtml({ name: replay.seats[seat], avatar: (replay.avatars || [])[seat], bot: Boolean((replay.bot_levels || [])[seat]) }),
         total: view.deltas[seat],
         marks: [
           seat === view.dealer ? `<span class="tag dealer">${t("table.dealer")}</span>` : "",
@@ -109,6 +112,10 @@ export async function show(root, [number, index]) {
     </section>`);
     root.append(page);
     fitTable(page.querySelector('[data-role="table"]'), { tools: false });
+    const bar = document.querySelector("header.top");
+    if (bar && SHORT_LANDSCAPE.matches && window.scrollY < bar.offsetHeight) {
+      window.scrollTo(0, bar.offsetHeight); // the board was fitted to the whole screen: show it whole
+    }
     for (const button of page.querySelectorAll("[data-go]")) button.addEventListener("click", () => go(button.dataset.go));
     for (const opener of page.querySelectorAll('[data-role="fair-details"], [data-role="fair-badge"]')) {
       opener.addEventListener("click", showDetails);

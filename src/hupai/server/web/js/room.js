@@ -11,7 +11,7 @@ import { renderHandEnd, renderSummary } from "./settlement.js";
 import { escapeWarning } from "./escape.js";
 import { inviteHtml, loadInvite, wireInvite } from "./invite.js";
 import { TableView } from "./table.js";
-import { seatNames } from "./names.js";
+import { seatName, seatNames } from "./names.js";
 import { confirmDialog } from "./dialog.js";
 import { DissolveVote } from "./dissolve.js";
 import { Social } from "./social.js";
@@ -303,7 +303,7 @@ class TableClient {
     const seats = room.seats
       .map((place) => {
         let who = `<span class="avatar empty-seat" aria-hidden="true"></span> <span class="muted">${t("room.empty")}</span>`;
-        if (place.bot) who = `${avatarHtml({ bot: true })} ${escapeHtml(place.name)} <span class="tag">${t("room.bot")}</span>`;
+        if (place.bot) who = `${avatarHtml({ bot: true })} ${escapeHtml(seatName(place.name, place.bot, place.seat))} <span class="tag">${t("room.bot")}</span>`;
         else if (place.user_id !== null) {
           who = `${avatarHtml({ name: place.name, avatar: place.avatar })} ${escapeHtml(place.name)}` +
             (place.user_id === room.host_id ? ` <span class="tag">${t("room.host")}</span>` : "") +

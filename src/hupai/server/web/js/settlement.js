@@ -44,7 +44,7 @@ export function payersHtml(payers, names) {
 
 // The reading a win was scored on ("66p 234m 13s(2s)"), drawn: each set its tiles, and what a 赖子
 // stands for (in brackets) marked as such. Anything unreadable stays as written.
-function readingHtml(reading) {
+export function readingHtml(reading) {
   return (reading || "")
     .split(" ")
     .filter(Boolean)
