@@ -310,7 +310,9 @@ class TableClient {
             (place.user_id === this.user.id ? ` <span class="tag you">${t("room.you")}</span>` : "");
         }
         const taken = place.bot || place.user_id !== null;
-        const state = taken ? `<span class="${place.ready ? "ok" : "muted"}">${t(place.ready ? "room.isReady" : "room.notReady")}</span>` : "";
+        // The host starts the game rather than getting ready: no ready state is shown for them.
+        const waits = taken && place.user_id !== room.host_id;
+        const state = waits ? `<span class="${place.ready ? "ok" : "muted"}">${t(place.ready ? "room.isReady" : "room.notReady")}</span>` : "";
         const buttons = [];
         if (!taken && mine === null) buttons.push(`<button type="button" data-sit="${place.seat}">${t("room.sit")}</button>`);
         if (!taken && host) {
