@@ -334,3 +334,12 @@ def call(port: int, path: str, body: dict[str, Any] | None = None, token: str | 
     )
     with urllib.request.urlopen(request, timeout=10) as response:
         return json.loads(response.read())
+
+
+def next_of(socket: WebSocketTestSession, kind: str) -> dict[str, Any]:
+    """The next message of type ``kind`` on a test socket (the others before it are skipped)."""
+    for _ in range(500):
+        message: dict[str, Any] = socket.receive_json()
+        if message["type"] == kind:
+            return message
+    raise AssertionError(f"no {kind} message")

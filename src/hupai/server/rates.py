@@ -1,10 +1,14 @@
 """A token bucket: at most ``rate`` events a second on average, in bursts of up to ``capacity``. The
-socket edge paces each connection's messages with one, and the table each seat's 快捷语."""
+socket edge paces each connection's messages with one, and the table each seat's 快捷语 and its
+joining and leaving the voice."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
+from typing import TypeVar
+
+Key = TypeVar("Key", bound=Hashable)
 
 
 class TokenBucket:
@@ -34,3 +38,14 @@ class TokenBucket:
         """Seconds until a token is back (0: one is there now)."""
         self._refill()
         return max(0.0, (1 - self.tokens) / self.rate)
+
+
+def take_from(
+    buckets: dict[Key, TokenBucket], key: Key, rate: float, capacity: float, clock: Callable[[], float]
+) -> TokenBucket | None:
+    """Take a token from ``key``'s bucket (made full on its first use): None when taken, else the
+    empty bucket (its ``wait()`` says how long until one is back)."""
+    bucket = buckets.get(key)
+    if bucket is None:
+        bucket = buckets[key] = TokenBucket(rate, capacity, clock)
+    return None if bucket.take() else bucket

@@ -4,20 +4,9 @@ edge; spectators say nothing; a seat that talks too fast is told to slow down.""
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi.testclient import TestClient
-from starlette.testclient import WebSocketTestSession
 
-from ...server_support import connect, guest, new_room, server
-
-
-def next_of(socket: WebSocketTestSession, kind: str) -> dict[str, Any]:
-    for _ in range(500):
-        message: dict[str, Any] = socket.receive_json()
-        if message["type"] == kind:
-            return message
-    raise AssertionError(f"no {kind} message")
+from ...server_support import connect, guest, new_room, next_of, server
 
 
 def two_friends(client: TestClient) -> tuple[dict[str, str], dict[str, str], str]:

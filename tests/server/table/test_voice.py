@@ -13,17 +13,9 @@ from starlette.testclient import WebSocketTestSession
 
 from hupai.server.settings import ice_servers
 
-from ...server_support import connect, guest, new_room, server
+from ...server_support import connect, guest, new_room, next_of, server
 
 OFFER = "v=0\r\no=- 1 2 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\n"
-
-
-def next_of(socket: WebSocketTestSession, kind: str) -> dict[str, Any]:
-    for _ in range(500):
-        message: dict[str, Any] = socket.receive_json()
-        if message["type"] == kind:
-            return message
-    raise AssertionError(f"no {kind} message")
 
 
 def voice_until_pong(socket: WebSocketTestSession) -> list[dict[str, Any]]:

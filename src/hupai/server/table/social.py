@@ -7,7 +7,7 @@ whom they like in their own page."""
 from __future__ import annotations
 
 from hupai.server.protocol import Say, error_message
-from hupai.server.rates import TokenBucket
+from hupai.server.rates import take_from
 from hupai.server.table import views
 from hupai.server.table.core import TableState
 from hupai.server.table.messages import Connection
@@ -21,11 +21,9 @@ def say(table: TableState, connection: Connection, message: Say) -> None:
     if seat is None:
         connection.send(error_message("not_seated", "spectators watch in silence"))
         return
-    bucket = table.chatter.get(seat)
-    if bucket is None:
-        bucket = table.chatter[seat] = TokenBucket(1 / EVERY_SECONDS, BURST, table.clock)
-    if not bucket.take():
-        connection.send(error_message("slow_down", f"say something again in {bucket.wait():.0f} s"))
+    empty = take_from(table.chatter, seat, 1 / EVERY_SECONDS, BURST, table.clock)
+    if empty is not None:
+        connection.send(error_message("slow_down", f"say something again in {empty.wait():.0f} s"))
         return
     said: dict[str, object] = {"type": "said", "seat": seat}
     if message.phrase is not None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from hupai.server.protocol import Voice, error_message
-from hupai.server.rates import TokenBucket
+from hupai.server.rates import take_from
 from hupai.server.table import views
 from hupai.server.table.core import TableState
 from hupai.server.table.messages import Connection
@@ -45,11 +45,9 @@ def handle(table: TableState, connection: Connection, message: Voice) -> None:
 
 
 def _join_or_leave(table: TableState, connection: Connection, seat: int, join: bool) -> None:
-    bucket = table.voice_pace.get(seat)
-    if bucket is None:
-        bucket = table.voice_pace[seat] = TokenBucket(1 / JOIN_EVERY_SECONDS, JOINS_AT_ONCE, table.clock)
-    if not bucket.take():
-        connection.send(error_message("slow_down", f"try again in {bucket.wait():.0f} s"))
+    empty = take_from(table.voice_pace, seat, 1 / JOIN_EVERY_SECONDS, JOINS_AT_ONCE, table.clock)
+    if empty is not None:
+        connection.send(error_message("slow_down", f"try again in {empty.wait():.0f} s"))
         return
     before = table.voice.get(seat)
     if join:
