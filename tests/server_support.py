@@ -91,6 +91,9 @@ def fast_settings(url: str, **overrides: Any) -> Settings:
     return Settings(database_url=url, **values)
 
 
+TEST_PROXY = ("testclient",)  # trusted_proxy for a TestClient server: its requests come from "testclient"
+
+
 @contextmanager
 def server(url: str, **overrides: Any) -> Iterator[TestClient]:
     with TestClient(create_app(fast_settings(url, **overrides))) as client:

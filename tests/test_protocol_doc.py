@@ -75,6 +75,7 @@ LIMIT_SETTINGS = (
     "login_attempts_per_name",
     "allowed_origins",
     "trusted_proxy",
+    "allowed_hosts",
     "secure_cookies",
     "guests_per_address_per_hour",
     "rooms_per_address_per_hour",

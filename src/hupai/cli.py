@@ -7,6 +7,7 @@ import json
 import math
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 from importlib.resources import files
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
@@ -715,13 +716,15 @@ def serve(
     """Start the multiplayer server: private rooms, bots in empty seats, stored games."""
     try:
         from hupai.server.app import serve as serve_forever
-        from hupai.server.settings import Settings
+        from hupai.server.settings import Settings, default_allowed_hosts
     except ImportError as error:  # the server's libraries are an extra
         _fail(f"the server needs its libraries: pip install 'hupai[server]' ({error.name} is missing)")
     lan_urls: list[str] = []
+    addresses: list[str] = []
     if lan:
         host = "0.0.0.0"  # asked for: friends on the local network
-        lan_urls = [f"http://{address}:{port}" for address in _lan_addresses()]
+        addresses = _lan_addresses()
+        lan_urls = [f"http://{address}:{port}" for address in addresses]
         if not lan_urls:
             _fail("--lan: this machine has no address on a local network (only loopback)")
     overrides = {
@@ -733,6 +736,9 @@ def serve(
         settings = Settings.from_env(**{name: value for name, value in overrides.items() if value})
     except ValueError as error:  # a limit set in the environment that is no number, a bad public URL
         _fail(str(error))
+    if lan and not settings.allowed_hosts:  # friends open any of this machine's addresses
+        names = default_allowed_hosts(host, settings.public_url)
+        settings = replace(settings, allowed_hosts=tuple(dict.fromkeys((*names, *addresses))))
     if workers > 1 and not settings.redis_url:
         _fail("--workers above 1 needs Redis (--redis-url or HUPAI_REDIS_URL), so the processes share tables")
     console.print(f"[bold]hupai {__version__}[/] server at [bold]http://{host}:{port}/[/]")

@@ -34,7 +34,16 @@ from hupai.server.guards.edge import RequestGuard, log_config
 from hupai.server.guards.limits import Limits
 from hupai.server.http import accounts, records, rooms, site, socket
 from hupai.server.http.site import WEB
-from hupai.server.settings import DATABASE_ENV, LISTEN_HOST_ENV, PUBLIC_URL_ENV, REDIS_ENV, Settings
+from hupai.server.settings import (
+    ALLOWED_HOSTS_ENV,
+    DATABASE_ENV,
+    LISTEN_HOST_ENV,
+    PUBLIC_URL_ENV,
+    REDIS_ENV,
+    TRUSTED_PROXY_ENV,
+    Settings,
+    default_allowed_hosts,
+)
 from hupai.server.storage.accounts import verify_password
 from hupai.server.storage.database import connect, migrate, outage, release
 from hupai.server.storage.store import Store
@@ -182,7 +191,14 @@ def app_from_env() -> FastAPI:
     """The application of one of ``hupai serve --workers N``'s processes (settings from the
     environment, which the parent filled in)."""
     _tune_gc()
-    return create_app(Settings.from_env())
+    return create_app(with_allowed_hosts(Settings.from_env()))
+
+
+def with_allowed_hosts(settings: Settings) -> Settings:
+    """The settings with the host names a served server answers to, when none were given."""
+    if settings.allowed_hosts:
+        return settings
+    return replace(settings, allowed_hosts=default_allowed_hosts(settings.listen_host, settings.public_url))
 
 
 STOP_GRACE_SECONDS = 3
@@ -208,11 +224,15 @@ def serve(
         os.environ[LISTEN_HOST_ENV] = host
         if settings.public_url is not None:
             os.environ[PUBLIC_URL_ENV] = settings.public_url
+        if settings.allowed_hosts:
+            os.environ[ALLOWED_HOSTS_ENV] = ",".join(settings.allowed_hosts)
+        if settings.trusted_proxy:
+            os.environ[TRUSTED_PROXY_ENV] = ",".join(settings.trusted_proxy)
         migrate(settings.database_url)  # once, before the workers start
         application: Any = "hupai.server.app:app_from_env"
     else:
         _tune_gc()
-        application = create_app(replace(settings, listen_host=host))
+        application = create_app(with_allowed_hosts(replace(settings, listen_host=host)))
     uvicorn.run(
         application,
         factory=workers > 1,
@@ -221,6 +241,9 @@ def serve(
         port=port,
         log_level=log_level,
         log_config=log_config(),  # session tokens in websocket queries are blanked
+        # Proxy headers are the edge's to believe, from the proxies the settings name (guards.edge):
+        # uvicorn's own default believes X-Forwarded-For from any program on this machine.
+        proxy_headers=False,
         ws_max_size=65536,  # far above any valid message; the edge refuses what is over the limit
         # No per-message compression: updates are a kilobyte or two, and deflating every one of them
         # cost a fifth of the server's time under load (bench/server_load.py).

@@ -3,17 +3,21 @@ one hostile client from hurting everyone else (docs/security.md, "Accounts and H
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from platformdirs import user_data_dir
 
 DATABASE_ENV = "HUPAI_DATABASE_URL"
 SECURE_COOKIES_ENV = "HUPAI_SECURE_COOKIES"  # "1": Secure cookies even on plain HTTP requests
 ALLOWED_ORIGINS_ENV = "HUPAI_ALLOWED_ORIGINS"  # comma-separated origins besides the server's own
-TRUSTED_PROXY_ENV = "HUPAI_TRUSTED_PROXY"  # "1": believe X-Forwarded-Proto/-For/-Host
+TRUSTED_PROXY_ENV = "HUPAI_TRUSTED_PROXY"  # the proxies' addresses (or "1": this machine's) whose
+# X-Forwarded-Proto/-For/-Host are believed
+ALLOWED_HOSTS_ENV = "HUPAI_ALLOWED_HOSTS"  # comma-separated names this server answers to (Host header)
 REDIS_ENV = "HUPAI_REDIS_URL"  # many server processes share tables through this Redis (docs/deploy.md)
 PUBLIC_URL_ENV = "HUPAI_PUBLIC_URL"  # the address friends open: invitation links and QR codes use it
 ICE_SERVERS_ENV = "HUPAI_ICE_SERVERS"  # comma-separated stun:/turn: URLs for voice beyond one network
@@ -56,7 +60,13 @@ class Settings:
     # Cross-site requests: origins allowed besides the server's own (e.g. "https://mahjong.example"),
     # and whether a proxy in front of the server is trusted to say the scheme, client and host.
     allowed_origins: tuple[str, ...] = ()
-    trusted_proxy: bool = False
+    # The addresses (IPs or networks, e.g. "10.0.0.0/8") of the proxies in front whose X-Forwarded-*
+    # headers are believed; none: those headers are ignored, whoever sends them.
+    trusted_proxy: tuple[str, ...] = ()
+    # The host names this server answers to (the Host header, without its port); none: any. `hupai
+    # serve` fills it in: the --public-url's name and this machine's loopback names, or on loopback
+    # only those (a page elsewhere cannot reach it through a name of its own: DNS rebinding).
+    allowed_hosts: tuple[str, ...] = ()
     # Logging in and registering: attempts per client address and per name in a minute, and how
     # many argon2 hashes (64 MiB each) run at once.
     login_attempts_per_address: int = 10
@@ -104,7 +114,8 @@ class Settings:
             database_url=os.environ.get(DATABASE_ENV) or default_database_url(),
             secure_cookies=_flag(os.environ.get(SECURE_COOKIES_ENV, "")),
             allowed_origins=_origins(os.environ.get(ALLOWED_ORIGINS_ENV, "")),
-            trusted_proxy=_flag(os.environ.get(TRUSTED_PROXY_ENV, "")),
+            trusted_proxy=trusted_proxies(os.environ.get(TRUSTED_PROXY_ENV, "")),
+            allowed_hosts=host_names(os.environ.get(ALLOWED_HOSTS_ENV, "")),
             redis_url=os.environ.get(REDIS_ENV) or None,
             public_url=public_url(os.environ.get(PUBLIC_URL_ENV, "")),
             listen_host=os.environ.get(LISTEN_HOST_ENV) or "127.0.0.1",
@@ -166,6 +177,45 @@ def public_url(value: str) -> str | None:
 
 def _flag(value: str) -> bool:
     return value.strip().lower() in ("1", "true", "yes")
+
+
+LOOPBACK_PROXIES = ("127.0.0.1", "::1")  # HUPAI_TRUSTED_PROXY=1: a proxy on this machine
+
+
+def trusted_proxies(value: str) -> tuple[str, ...]:
+    """``HUPAI_TRUSTED_PROXY``: addresses or networks, comma-separated; ``1`` (or ``true``) for a proxy
+    on this machine; empty or ``0``: none. Anything else is refused by name."""
+    text = value.strip()
+    if _flag(text):
+        return LOOPBACK_PROXIES
+    if text.lower() in ("", "0", "false", "no", "off"):
+        return ()
+    entries = tuple(part.strip() for part in text.split(",") if part.strip())
+    for entry in entries:
+        try:
+            ipaddress.ip_network(entry, strict=False)
+        except ValueError:
+            raise ValueError(f"{TRUSTED_PROXY_ENV}: {entry!r} is not an address or a network") from None
+    return entries
+
+
+def host_names(value: str) -> tuple[str, ...]:
+    """``HUPAI_ALLOWED_HOSTS``: host names or addresses, comma-separated, without ports."""
+    names = tuple(part.strip().lower().strip("[]") for part in value.split(",") if part.strip())
+    for name in names:
+        if not re.fullmatch(r"[a-z0-9.:-]{1,253}", name):
+            raise ValueError(f"{ALLOWED_HOSTS_ENV}: {name!r} is not a host name")
+    return names
+
+
+def default_allowed_hosts(listen_host: str, public_url: str | None) -> tuple[str, ...]:
+    """The names a server answers to when none are given: its public name and this machine's, or on
+    loopback only this machine's; listening on every interface with no public name, any."""
+    local = ("localhost", "127.0.0.1", "::1")
+    if public_url is not None:
+        public = (urlsplit(public_url).hostname or "").lower()
+        return (public, *local)
+    return local if listen_host in LOOPBACK_HOSTS else ()
 
 
 def ice_servers(value: str) -> tuple[str, ...]:

@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from hupai.server.guards.limits import RateLimiter
 from hupai.server.storage import accounts as store_module
 
-from ...server_support import server
+from ...server_support import TEST_PROXY, server
 
 PASSWORD = "correct horse"
 
@@ -42,7 +42,9 @@ class SpyHasher:
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
     url = f"sqlite:///{tmp_path / 'hupai.sqlite3'}"
-    with server(url, login_attempts_per_address=4, login_attempts_per_name=2, trusted_proxy=True) as test:
+    with server(
+        url, login_attempts_per_address=4, login_attempts_per_name=2, trusted_proxy=TEST_PROXY
+    ) as test:
         yield test
 
 
@@ -103,7 +105,7 @@ def test_hashing_runs_a_few_at_a_time(tmp_path: Path, monkeypatch: pytest.Monkey
             running -= 1
 
     url = f"sqlite:///{tmp_path / 'hupai.sqlite3'}"
-    with server(url, hash_workers=2, trusted_proxy=True) as client:
+    with server(url, hash_workers=2, trusted_proxy=TEST_PROXY) as client:
         monkeypatch.setattr(store_module, "_hasher", SpyHasher(store_module._hasher, slow_verify))
         codes: list[int] = []
         threads = [

@@ -12,7 +12,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from hupai.server.settings import ALLOWED_ORIGINS_ENV, TRUSTED_PROXY_ENV, Settings
 
-from ...server_support import guest, new_room, server, token_of
+from ...server_support import TEST_PROXY, guest, new_room, server, token_of
 
 OWN = "http://testserver"  # the TestClient's Host is "testserver"
 
@@ -85,7 +85,7 @@ def test_cookies_are_secure_over_https(tmp_path: Path) -> None:
         forwarded = {"X-Forwarded-Proto": "https"}
         untrusted = plain.post("/api/guest", json={"name": "c"}, headers=forwarded)
         assert "secure" not in untrusted.headers["set-cookie"].lower()
-    with server(url, trusted_proxy=True) as proxied:
+    with server(url, trusted_proxy=TEST_PROXY) as proxied:
         trusted = proxied.post("/api/guest", json={"name": "d"}, headers=forwarded)
         assert "secure" in trusted.headers["set-cookie"].lower()
 
@@ -95,4 +95,4 @@ def test_allowed_origins_and_proxy_from_the_environment(monkeypatch: pytest.Monk
     monkeypatch.setenv(TRUSTED_PROXY_ENV, "1")
     settings = Settings.from_env(database_url="sqlite://")
     assert settings.allowed_origins == ("https://a.example", "http://b.example:8080")
-    assert settings.trusted_proxy is True
+    assert settings.trusted_proxy == ("127.0.0.1", "::1")  # "1": a proxy on this machine

@@ -10,7 +10,7 @@ from pathlib import Path
 from hupai.server.storage.models import Result, Room, utcnow
 from hupai.server.storage.store import Store
 
-from ...server_support import guest, new_room, server
+from ...server_support import TEST_PROXY, guest, new_room, server
 
 
 def from_address(address: str, headers: dict[str, str] | None = None) -> dict[str, str]:
@@ -18,7 +18,7 @@ def from_address(address: str, headers: dict[str, str] | None = None) -> dict[st
 
 
 def test_guests_per_address_are_limited(url: str) -> None:
-    with server(url, guests_per_address_per_hour=3, trusted_proxy=True) as client:
+    with server(url, guests_per_address_per_hour=3, trusted_proxy=TEST_PROXY) as client:
         for index in range(3):
             made = client.post("/api/guest", json={"name": f"g{index}"}, headers=from_address("10.2.0.1"))
             assert made.status_code == 200
@@ -33,7 +33,7 @@ def test_guests_per_address_are_limited(url: str) -> None:
 
 
 def test_rooms_per_address_are_limited(url: str) -> None:
-    with server(url, rooms_per_address_per_hour=2, trusted_proxy=True) as client:
+    with server(url, rooms_per_address_per_hour=2, trusted_proxy=TEST_PROXY) as client:
         host = guest(client, "房主")
         assert client.post("/api/rooms", json={}, headers=from_address("10.3.0.1", host)).status_code == 200
         assert client.post("/api/rooms", json={}, headers=from_address("10.3.0.1", host)).status_code == 200

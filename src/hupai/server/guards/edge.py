@@ -8,6 +8,7 @@ the websocket handshake.
 from __future__ import annotations
 
 import copy
+import ipaddress
 import json
 import logging
 import re
@@ -36,9 +37,27 @@ def header(scope: Scope, name: str) -> str | None:
     return None
 
 
+def _trusted(address: str, settings: Settings) -> bool:
+    """Whether ``address`` is one of the proxies the settings name (the address, or in a network)."""
+    for entry in settings.trusted_proxy:
+        if address == entry:
+            return True
+        try:
+            if ipaddress.ip_address(address) in ipaddress.ip_network(entry, strict=False):
+                return True
+        except ValueError:  # a name, not an address (a test client's)
+            continue
+    return False
+
+
+def _peer(scope: Scope) -> str:
+    client = scope.get("client")
+    return str(client[0]) if client else "unknown"
+
+
 def _forwarded(scope: Scope, name: str, settings: Settings) -> str | None:
-    """The first entry of an X-Forwarded-* header, only when a trusted proxy sets them."""
-    if not settings.trusted_proxy:
+    """The first entry of an X-Forwarded-* header, only when the peer is a trusted proxy."""
+    if not _trusted(_peer(scope), settings):
         return None
     value = header(scope, name)
     first = value.split(",")[0].strip() if value else ""
@@ -54,12 +73,16 @@ def is_https(scope: Scope, settings: Settings) -> bool:
 
 
 def client_address(scope: Scope, settings: Settings) -> str:
-    """The client's address for rate limits (the proxy's X-Forwarded-For only when trusted)."""
-    forwarded = _forwarded(scope, "x-forwarded-for", settings)
-    if forwarded is not None:
-        return forwarded
-    client = scope.get("client")
-    return str(client[0]) if client else "unknown"
+    """The client's address for rate limits: the peer's, or behind trusted proxies the last address
+    in X-Forwarded-For that is not one of them (the entries before it are whatever the client wrote)."""
+    peer = _peer(scope)
+    if not _trusted(peer, settings):
+        return peer
+    chain = [entry.strip() for entry in (header(scope, "x-forwarded-for") or "").split(",") if entry.strip()]
+    for entry in reversed(chain):
+        if not _trusted(entry, settings):
+            return entry
+    return chain[0] if chain else peer
 
 
 def _own_host(scope: Scope, settings: Settings) -> str:
@@ -91,17 +114,35 @@ def error_body(code: str, message: str) -> dict[str, Any]:
     return {"error": {"code": code, "message": message}}
 
 
+def foreign_host(scope: Scope, settings: Settings) -> str | None:
+    """The host a request names when the server does not answer to it (``allowed_hosts``); None when
+    it does, or when any host is allowed."""
+    if not settings.allowed_hosts:
+        return None
+    named = _own_host(scope, settings)
+    name = urlsplit(f"//{named}").hostname or ""  # without the port; [::1] as ::1
+    return None if name in settings.allowed_hosts else named or "(none)"
+
+
 class RequestGuard:
-    """Refuses a change (any method but GET/HEAD/OPTIONS) that comes from a foreign origin (403
-    ``forbidden_origin``) or is not JSON (415 ``unsupported_media_type``): an HTML form or a
-    ``text/plain`` fetch from another site can then never start, leave or log out for a player,
-    because a JSON body from another origin needs a CORS preflight this server never grants."""
+    """Refuses a request to a host name this server does not answer to (400 ``bad_host``; a page
+    reaching it through a name of its own, as DNS rebinding does), and a change (any method but
+    GET/HEAD/OPTIONS) that comes from a foreign origin (403 ``forbidden_origin``) or is not JSON
+    (415 ``unsupported_media_type``): an HTML form or a ``text/plain`` fetch from another site can
+    then never start, leave or log out for a player, because a JSON body from another origin needs a
+    CORS preflight this server never grants."""
 
     def __init__(self, app: ASGIApp, settings: Settings) -> None:
         self.app = app
         self.settings = settings
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] in ("http", "websocket") and (host := foreign_host(scope, self.settings)):
+            if scope["type"] == "websocket":  # closed before the handshake: refused with 403
+                await send({"type": "websocket.close", "code": 1008})
+            else:
+                await _respond(send, 400, error_body("bad_host", f"this server does not answer to {host!r}"))
+            return
         if scope["type"] == "http" and scope["method"] not in SAFE_METHODS:
             refusal = self._refusal(scope)
             if refusal is not None:
