@@ -86,6 +86,7 @@ def fast_settings(url: str, **overrides: Any) -> Settings:
         "claim_seconds": 0.0,
         "deal_wait_seconds": 0.0,
         "messages_per_second": 1000.0,
+        "room_lookups_per_address_per_minute": 100_000,  # every test client comes from one address
     }
     values.update(overrides)
     return Settings(database_url=url, **values)
@@ -227,6 +228,7 @@ settings = {
     "claim_seconds": 0,
     "deal_wait_seconds": 0,
     "messages_per_second": 1000,
+    "room_lookups_per_address_per_minute": 100_000,  # every test client comes from this machine
 }
 settings.update(json.loads(sys.argv[3]))
 log_level = settings.pop("log_level", "warning")

@@ -79,6 +79,7 @@ LIMIT_SETTINGS = (
     "secure_cookies",
     "guests_per_address_per_hour",
     "rooms_per_address_per_hour",
+    "room_lookups_per_address_per_minute",
     "waiting_rooms_per_user",
     "idle_room_hours",
     "stale_guest_days",

@@ -32,6 +32,7 @@ from hupai.server.errors import Busy, RateLimited, StoreError
 from hupai.server.guards.bounds import BodyGuard, validation_details
 from hupai.server.guards.edge import RequestGuard, log_config
 from hupai.server.guards.limits import Limits
+from hupai.server.guards.slow_clients import HeadDeadline
 from hupai.server.http import accounts, records, rooms, site, socket
 from hupai.server.http.site import WEB
 from hupai.server.settings import (
@@ -244,6 +245,7 @@ def serve(
         # Proxy headers are the edge's to believe, from the proxies the settings name (guards.edge):
         # uvicorn's own default believes X-Forwarded-For from any program on this machine.
         proxy_headers=False,
+        http=HeadDeadline,  # a request's head must arrive within seconds (guards.slow_clients)
         ws_max_size=65536,  # far above any valid message; the edge refuses what is over the limit
         # No per-message compression: updates are a kilobyte or two, and deflating every one of them
         # cost a fifth of the server's time under load (bench/server_load.py).

@@ -27,6 +27,7 @@ from hupai.bots import Bot, make_bot, trustee_action
 from hupai.game.actions import action_from_dict, action_to_dict
 from hupai.game.view import SeatView
 
+HEARTBEAT_SECONDS = 3.0
 RECONNECT_TRIES = 10
 SLOW_DOWN_SECONDS = 0.2
 
@@ -123,7 +124,14 @@ def play(
     tries = 0
     while True:
         try:
-            with ws_connect(api.socket_url(number, progress), open_timeout=api.timeout) as socket:
+            with ws_connect(
+                api.socket_url(number, progress),
+                open_timeout=api.timeout,
+                # A heartbeat: a server that does not answer a ping within a few seconds (a paused
+                # process) is given up, and the bot reconnects to whichever process holds the table.
+                ping_interval=HEARTBEAT_SECONDS,
+                ping_timeout=HEARTBEAT_SECONDS,
+            ) as socket:
                 tries = 0
                 summary = _play_connected(socket, bot, progress, on_message)
                 if summary is not None:

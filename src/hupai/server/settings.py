@@ -75,6 +75,7 @@ class Settings:
     # Guests and rooms.
     guests_per_address_per_hour: int = 60
     rooms_per_address_per_hour: int = 60
+    room_lookups_per_address_per_minute: int = 120  # a number that is no room counts five times
     waiting_rooms_per_user: int = 3
     idle_room_hours: float = 2.0  # a waiting room nobody touched for this long is closed
     stale_guest_days: float = 7.0  # a guest unseen this long, who never played, is deleted
@@ -139,6 +140,7 @@ LIMITS = (
     "hash_workers",
     "guests_per_address_per_hour",
     "rooms_per_address_per_hour",
+    "room_lookups_per_address_per_minute",
     "waiting_rooms_per_user",
     "idle_room_hours",
     "stale_guest_days",

@@ -156,6 +156,7 @@ class Limits:
         self.login_by_name = window("login-name", settings.login_attempts_per_name, 60.0)
         self.guests_by_address = window("guests", settings.guests_per_address_per_hour, 3600.0)
         self.rooms_by_address = window("rooms", settings.rooms_per_address_per_hour, 3600.0)
+        self.lookups_by_address = window("lookups", settings.room_lookups_per_address_per_minute, 60.0)
         # Each table connection starts with the whole hand so far: reconnecting in a loop is bounded.
         self.connects_by_user = window("connects", settings.connects_per_minute, 60.0)
         self.sockets: SocketCounts | SharedSocketCounts = (

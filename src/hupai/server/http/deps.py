@@ -7,14 +7,18 @@ from typing import Annotated
 from fastapi import Depends, Request
 from starlette.concurrency import run_in_threadpool
 
-from hupai.server.errors import Unauthorized
+from hupai.server.errors import NotFound, Unauthorized
+from hupai.server.guards.edge import client_address
 from hupai.server.guards.limits import Limits
-from hupai.server.schemas import UserOut
+from hupai.server.schemas import RoomOut, UserOut
 from hupai.server.settings import Settings
 from hupai.server.storage.store import Store
 from hupai.server.tables import Tables
 
 COOKIE = "hupai_session"
+# A lookup of a number that is no room counts this many times: someone trying numbers runs out fast,
+# someone who mistyped one has plenty left.
+FAILED_LOOKUP_WEIGHT = 5
 LOG_IN_FIRST = "log in first (a guest name is enough)"
 
 
@@ -56,8 +60,23 @@ async def current_user(request: Request) -> UserOut:
     return user
 
 
+async def looked_up_room(number: str, request: Request) -> RoomOut:
+    """The room the path names, each lookup counted against the asker's address (a failed one
+    counts :data:`FAILED_LOOKUP_WEIGHT` times): room numbers cannot be scanned (429 beyond)."""
+    limits, settings = limits_of(request), settings_of(request)
+    address = client_address(request.scope, settings)
+    await limits.lookups_by_address.check(address, "too many room lookups from your address; try again later")
+    try:
+        return await run_in_threadpool(store_of(request).rooms.room, number)
+    except NotFound:
+        for _ in range(FAILED_LOOKUP_WEIGHT - 1):
+            await limits.lookups_by_address.record(address)
+        raise
+
+
 StoreDep = Annotated[Store, Depends(store_of)]
 TablesDep = Annotated[Tables, Depends(tables_of)]
 LimitsDep = Annotated[Limits, Depends(limits_of)]
 SettingsDep = Annotated[Settings, Depends(settings_of)]
 UserDep = Annotated[UserOut, Depends(current_user)]
+RoomDep = Annotated[RoomOut, Depends(looked_up_room)]

@@ -11,7 +11,7 @@ from starlette.concurrency import run_in_threadpool
 
 from hupai.server.errors import Conflict, Forbidden
 from hupai.server.guards.edge import client_address
-from hupai.server.http.deps import LimitsDep, SettingsDep, StoreDep, TablesDep, UserDep
+from hupai.server.http.deps import LimitsDep, RoomDep, SettingsDep, StoreDep, TablesDep, UserDep
 from hupai.server.schemas import BotIn, ReadyIn, RoomIn, RoomOut, SeatNumberIn, SitIn, VoteIn
 from hupai.server.storage.store import Store
 from hupai.server.table.messages import Dissolve, Escape, RoomChanged
@@ -56,8 +56,8 @@ async def create_room(
 
 
 @router.get("/api/rooms/{number}")
-async def room(number: str, store: StoreDep) -> RoomOut:
-    return await run_in_threadpool(store.rooms.room, number)
+async def room(found: RoomDep) -> RoomOut:
+    return found
 
 
 @router.post("/api/rooms/{number}/sit")
