@@ -31,6 +31,17 @@ class Play:
             if self._move(room_id, hand_index, number) != action:
                 raise
 
+    def add_moves(self, room_id: int, hand_index: int, first: int, actions: list[dict[str, Any]]) -> None:
+        """Store moves ``first``, ``first + 1``, … of a hand in one transaction (a claim window's
+        decisions, written together before its release). Stored already, the same moves are no error."""
+        try:
+            with self.tx.writing() as db:
+                for offset, action in enumerate(actions):
+                    db.add(Move(room_id=room_id, hand_index=hand_index, number=first + offset, action=action))
+        except Conflict:
+            if [self._move(room_id, hand_index, first + offset) for offset in range(len(actions))] != actions:
+                raise
+
     def _move(self, room_id: int, hand_index: int, number: int) -> dict[str, Any] | None:
         with self.tx.reading() as db:
             query = select(Move.action).where(

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -272,15 +273,22 @@ class Table(TableState):
                     release_claims(self.state)  # nobody could claim: play moves on
                     await moves.moved(self, self.state)
                     continue
+            # Decisions stored ahead of a release are played in the order they were stored.
             due = [
-                (core.due_at(pending), seat)
+                (core.due_at(pending), math.inf if pending.stored_as is None else pending.stored_as, seat)
                 for seat, pending in self.pending.items()
                 if core.due_at(pending) <= now
             ]
             if not due:
                 return
-            _, seat = min(due)
+            *_, seat = min(due)
             pending = self.pending[seat]
+            if pending.automatic and pending.choice is None:  # not decided on yet (a rebuilt window)
+                decisions.decide(self, seat, pending)
+                continue
+            if pending.stored_as is not None:
+                await moves.apply(self, decisions.stored_decision(pending), stored=True)
+                continue
             if pending.answer is not None:
                 action = pending.answer
             elif not pending.automatic:

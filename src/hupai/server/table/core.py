@@ -49,6 +49,9 @@ class Pending:
     choice: Action | None = None  # an automatic seat's decision, made when the prompt opens
     answer: Action | None = None  # a person's answer given before the claim window's release: held
     answer_at: float = 0.0  # when the held answer is applied (the release)
+    # A decision due at a claim window's release is stored before it (its move number here) and
+    # only played at the release, so a window's outcome waits on no write (table.decisions).
+    stored_as: int | None = None
 
 
 class TableState:

@@ -1,15 +1,22 @@
 """Who must decide now, and when: prompts with their numbers and deadlines, the claim window's
 release (the same pause whether or not anyone could claim), and the choices of seats that act by
-themselves (bots, 托管, 报听, 听)."""
+themselves (bots, 托管, 报听, 听).
+
+A window's outcome is sent at its release whatever the window held: the decisions due then (the
+bots' passes, the answers people gave before it) are stored as they are made, ahead of the release,
+and only played at it — so a window where everyone passed waits on no write, exactly like one where
+nobody could claim (the red team could tell them apart by 1.9 ms, issue 33)."""
 
 from __future__ import annotations
 
+import asyncio
+
 from hupai.bots import ting_action, trustee_action
-from hupai.game.actions import Action, Pass
-from hupai.game.engine import legal_actions
+from hupai.game.actions import Action, Pass, action_to_dict
+from hupai.game.engine import legal_actions, step
 from hupai.game.model import Phase
 from hupai.game.view import view
-from hupai.server.table import core, think
+from hupai.server.table import core, persist, think
 from hupai.server.table.core import Pending, TableState, log
 
 
@@ -59,11 +66,21 @@ def refresh_pending(table: TableState) -> None:
         automatic = is_automatic(table, seat)
         # A prompt stands while its decision does (the same legal actions); a held answer stays
         # with it, but never outlives it: applied to another decision it would be illegal.
-        if old is not None and old.legal == legal and (old.answer is not None or old.automatic == automatic):
+        # A decision stored ahead of the release stands whatever happens meanwhile (托管 turned off).
+        if (
+            old is not None
+            and old.legal == legal
+            and (old.answer is not None or old.stored_as is not None or old.automatic == automatic)
+        ):
             kept[seat] = old
             continue
         table.seq += 1
-        if automatic:
+        if automatic and table.release_at is not None and table.release_at > now:
+            # In a claim window the seat decides after the discard is sent (window_opened): were
+            # it to think first, the discard would reach everyone later just when someone could
+            # claim it.
+            kept[seat] = Pending(table.seq, legal, now, release, automatic=True)
+        elif automatic:
             choice = automatic_choice(table, seat, legal)
             # A pass waits for the window's release like any decision (an early one would tell
             # who could claim); other moves wait as a person would seem to.
@@ -74,6 +91,82 @@ def refresh_pending(table: TableState) -> None:
             allowed = table.room.decision_seconds + max(table.bank[seat], 0.0)
             kept[seat] = Pending(table.seq, legal, now, now + allowed, automatic=False)
     table.pending = kept
+
+
+def decide(table: TableState, seat: int, pending: Pending) -> None:
+    """An automatic seat's decision on a window, made once the discard is on its way: a pass stays
+    due at the release, anything else when the seat would seem to have thought it over."""
+    choice = automatic_choice(table, seat, pending.legal)
+    pending.choice = choice
+    if not isinstance(choice, Pass):
+        pending.due = max(pending.due, table.clock() + automatic_pause(table, seat, pending.legal, choice))
+
+
+async def window_opened(table: TableState) -> None:
+    """After a discard (or an added kong) has been sent: the automatic seats decide on its window,
+    and the decisions due at the release are stored ahead of it."""
+    if not any(pending.automatic and pending.choice is None for pending in table.pending.values()):
+        return
+    await asyncio.sleep(0)  # the discard's messages go out before anyone thinks or writes
+    for seat, pending in sorted(table.pending.items()):
+        if pending.automatic and pending.choice is None:
+            decide(table, seat, pending)
+    await store_ahead(table)
+
+
+async def store_ahead(table: TableState) -> None:
+    """Store, in one transaction, the automatic decisions due at the open window's release (the
+    bots' passes), so that the release itself writes nothing."""
+    if table.release_at is None:
+        return
+    ahead = [
+        (seat, pending)
+        for seat, pending in sorted(table.pending.items())
+        if pending.automatic
+        and pending.choice is not None
+        and pending.stored_as is None
+        and pending.due <= table.release_at
+    ]
+    if not ahead:
+        return
+    actions = [pending.choice or pending.legal[0] for _, pending in ahead]
+    first = table.moves_in_hand
+    moves = [action_to_dict(action) for action in actions]
+    await persist.stored(table, table.store.play.add_moves, table.room_id, table.hand_index, first, moves)
+    for offset, (_, pending) in enumerate(ahead):
+        pending.choice = actions[offset]
+        pending.stored_as = first + offset
+    table.moves_in_hand += len(ahead)
+
+
+async def store_answer(table: TableState, pending: Pending, action: Action) -> None:
+    """Store a person's answer given before the window's release; it is played at the release."""
+    number = table.moves_in_hand
+    await persist.stored(
+        table, table.store.play.add_move, table.room_id, table.hand_index, number, action_to_dict(action)
+    )
+    table.moves_in_hand += 1
+    pending.stored_as = number
+    pending.answer, pending.answer_at = action, table.release_at or table.clock()
+
+
+def stored_decision(pending: Pending) -> Action:
+    action = pending.answer or pending.choice
+    assert action is not None
+    return action
+
+
+def step_stored(table: TableState) -> None:
+    """Play the decisions stored ahead of the release, in their order, now (the hand is abandoned
+    mid-window: its record holds them, so the hand must have them too)."""
+    held = sorted(
+        (pending for pending in table.pending.values() if pending.stored_as is not None),
+        key=lambda pending: pending.stored_as or 0,
+    )
+    if table.state is not None:
+        for pending in held:
+            step(table.state, stored_decision(pending))
+    table.pending = {seat: pending for seat, pending in table.pending.items() if pending.stored_as is None}
 
 
 def automatic_pause(table: TableState, seat: int, legal: list[Action], choice: Action) -> float:

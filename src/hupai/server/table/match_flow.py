@@ -192,6 +192,7 @@ async def escape(table: TableState, seat: int, *, stored: bool = False) -> None:
     if match is None or state is None:
         return
     index = len(match.results) if match.current is not None else len(match.results) - 1
+    decisions.step_stored(table)  # a window's decisions stored ahead of its release come first
     if not stored:
         escape = {"seat": seat, "act": ESCAPE}
         await persist.stored(
@@ -224,6 +225,7 @@ async def dissolve(table: TableState, *, stored: bool = False) -> None:
     state = match.current
     if state is not None:
         index = len(match.results)
+        decisions.step_stored(table)  # a window's decisions stored ahead of its release come first
         if not stored:
             move = {"act": DISSOLVE}
             await persist.stored(

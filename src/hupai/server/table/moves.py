@@ -10,21 +10,23 @@ from hupai.server.table import decisions, match_flow, persist, views
 from hupai.server.table.core import TableState
 
 
-async def apply(table: TableState, action: Action) -> None:
-    """Store the move, then play it: a move the table cannot store is not made (it waits for the
-    database), so what players hear is always what the record holds."""
+async def apply(table: TableState, action: Action, *, stored: bool = False) -> None:
+    """Store the move (unless it was ``stored`` ahead of a window's release), then play it: a move
+    the table cannot store is not made (it waits for the database), so what players hear is always
+    what the record holds."""
     state = table.state
     assert state is not None
     window = state.window
-    await persist.stored(
-        table,
-        table.store.play.add_move,
-        table.room_id,
-        table.hand_index,
-        table.moves_in_hand,
-        action_to_dict(action),
-    )
-    table.moves_in_hand += 1
+    if not stored:
+        await persist.stored(
+            table,
+            table.store.play.add_move,
+            table.room_id,
+            table.hand_index,
+            table.moves_in_hand,
+            action_to_dict(action),
+        )
+        table.moves_in_hand += 1
     step(state, action)
     # A decision on a window still open changes nothing the others may see: only its seat hears.
     await moved(table, state, only=action.seat if window is not None and state.window is window else None)
@@ -40,6 +42,7 @@ async def moved(table: TableState, state: HandState, *, only: int | None = None)
     decisions.refresh_pending(table)
     if only is None:
         views.broadcast_update(table)
+        await decisions.window_opened(table)  # bots decide on a new window; its passes are stored
         return
     for connection in table.connections:
         if connection.seat == only:

@@ -101,7 +101,12 @@ async def act(table: TableState, connection: Connection, message: Act) -> None:
         connection.send(error_message("not_your_turn", "you have no decision to make"))
         return
     pending = table.pending.get(seat)
-    if pending is None or pending.seq != message.seq or pending.answer is not None:
+    if (
+        pending is None
+        or pending.seq != message.seq
+        or pending.answer is not None
+        or pending.stored_as is not None
+    ):
         connection.send({"type": "ignored", "seq": message.seq, "reason": "stale or duplicate prompt number"})
         return
     try:
@@ -126,7 +131,8 @@ async def act(table: TableState, connection: Connection, message: Act) -> None:
     table.trustee.discard(seat)
     table.ting.discard(seat)  # playing by hand ends 听 as it ends 托管
     if table.release_at is not None and table.release_at > table.clock():
-        # Too early: held, unchanged, until the release (then heard as if answered at that time).
-        pending.answer, pending.answer_at = action, table.release_at
+        # Too early: stored now and held, unchanged, until the release (then heard as if answered
+        # at that time).
+        await decisions.store_answer(table, pending, action)
         return
     await moves.apply(table, action)
