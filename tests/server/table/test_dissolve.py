@@ -155,7 +155,14 @@ def test_a_dissolve_while_a_discard_waits_for_its_release_replays_the_same(url: 
         assert summary["status"] == "dissolved"
         ended = [message for message in messages if message["type"] == "update"][-1]["view"]
         record = check_record(client, number, summary, tmp_path)
-        assert record["hands"][-1]["actions"][-2] == {"seat": 0, "act": "discard", "tile": discard["tile"]}
+        actions = record["hands"][-1]["actions"]
+        at = max(index for index, action in enumerate(actions) if action["act"] == "discard")
+        assert actions[at] == {"seat": 0, "act": "discard", "tile": discard["tile"]}
+        # Between it and the dissolve: only the passes stored ahead of the window's release (bots
+        # that could claim), played before the hand stopped, as the record's replay plays them.
+        assert [action["act"] for action in actions[at + 1 :]] == ["pass"] * (len(actions) - at - 2) + [
+            "dissolve"
+        ]
         frames = client.get(f"/api/rooms/{number}/hands/0/replay").json()["frames"]
         replayed = frames[-1]["view"]
         assert (replayed["live_tiles"], replayed["hands"]) == (ended["live_tiles"], ended["hands"])
