@@ -129,24 +129,17 @@ async def store_ahead(table: TableState) -> None:
     ]
     if not ahead:
         return
-    actions = [pending.choice or pending.legal[0] for _, pending in ahead]
     first = table.moves_in_hand
-    moves = [action_to_dict(action) for action in actions]
+    moves = [action_to_dict(stored_decision(pending)) for _, pending in ahead]
     await persist.stored(table, table.store.play.add_moves, table.room_id, table.hand_index, first, moves)
     for offset, (_, pending) in enumerate(ahead):
-        pending.choice = actions[offset]
         pending.stored_as = first + offset
     table.moves_in_hand += len(ahead)
 
 
 async def store_answer(table: TableState, pending: Pending, action: Action) -> None:
     """Store a person's answer given before the window's release; it is played at the release."""
-    number = table.moves_in_hand
-    await persist.stored(
-        table, table.store.play.add_move, table.room_id, table.hand_index, number, action_to_dict(action)
-    )
-    table.moves_in_hand += 1
-    pending.stored_as = number
+    pending.stored_as = await persist.add_move(table, action)
     pending.answer, pending.answer_at = action, table.release_at or table.clock()
 
 

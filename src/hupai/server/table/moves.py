@@ -3,7 +3,7 @@ a window still open, to its seat alone)."""
 
 from __future__ import annotations
 
-from hupai.game.actions import Action, action_to_dict
+from hupai.game.actions import Action
 from hupai.game.engine import release_claims, step
 from hupai.game.model import HandState, Phase
 from hupai.server.table import decisions, match_flow, persist, views
@@ -18,15 +18,7 @@ async def apply(table: TableState, action: Action, *, stored: bool = False) -> N
     assert state is not None
     window = state.window
     if not stored:
-        await persist.stored(
-            table,
-            table.store.play.add_move,
-            table.room_id,
-            table.hand_index,
-            table.moves_in_hand,
-            action_to_dict(action),
-        )
-        table.moves_in_hand += 1
+        await persist.add_move(table, action)
     step(state, action)
     # A decision on a window still open changes nothing the others may see: only its seat hears.
     await moved(table, state, only=action.seat if window is not None and state.window is window else None)

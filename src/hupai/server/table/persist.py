@@ -13,6 +13,7 @@ import asyncio
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from hupai.game.actions import Action, action_to_dict
 from hupai.server.storage.database import outage
 from hupai.server.table import views
 from hupai.server.table.core import TableState, log
@@ -45,3 +46,13 @@ async def stored(table: TableState, call: Callable[..., T], *args: Any) -> T:
             log.warning("table %s: storage is back", table.room_id)
             views.broadcast(table, {"type": "storage", "state": "back"})
         return result
+
+
+async def add_move(table: TableState, action: Action) -> int:
+    """Store ``action`` as the hand's next move; its number."""
+    number = table.moves_in_hand
+    await stored(
+        table, table.store.play.add_move, table.room_id, table.hand_index, number, action_to_dict(action)
+    )
+    table.moves_in_hand += 1
+    return number
