@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from .conftest import ARTIFACTS, Watched
 from .support import create_room_with_bots, enter, play_hand_by_clicking, shoot
@@ -37,17 +37,62 @@ def check_sheet(page: Page) -> None:
 
 
 def sheet_fits_sideways(page: Page) -> None:
-    """On a phone held sideways the hand's sheet is read without scrolling while its countdown runs."""
+    """On a phone held sideways the hand's sheet is read without scrolling while its countdown runs:
+    as played, and grown to the longest a sheet gets (three winners, a long list of payments, a
+    比下胡 banner with every cause), whose long parts scroll by themselves."""
     page.set_viewport_size({"width": 844, "height": 390})
     page.wait_for_timeout(150)
     overlay = page.locator('[data-role="hand-end"]')
+    as_played = sheet_scroll(overlay)
+    overlay.evaluate(GROW_SHEET, LONGEST_BANNER)
+    page.wait_for_timeout(50)
+    longest = sheet_scroll(overlay)
+    bar = overlay.locator('[data-role="next-in"]').bounding_box()
+    page.set_viewport_size({"width": 1280, "height": 800})
+    for scroll, parts in (as_played, longest):
+        assert scroll <= 2, f"the sheet needs {scroll} px of scrolling on a phone held sideways: {parts}"
+    assert bar is not None and bar["y"] + bar["height"] <= 390, f"the countdown is out of view: {bar}"
+
+
+CAUSES = ["杠上开花", "四家同打", "包牌", "暗杠", "明杠", "流局", "天胡", "连庄", "四风"]
+LONGEST_BANNER = "下一局比下胡: " + "、".join(CAUSES * 2)
+
+# Copies of what the sheet holds, where settlement.js puts them: the test's worst case of a real sheet.
+GROW_SHEET = """(element, bannerText) => {
+  const wins = element.querySelector(".sheet-columns > .wins");
+  const win = wins.querySelector('[data-role="score-sheet"]');
+  if (win) for (let copy = 0; copy < 2; copy++) wins.append(win.cloneNode(true));
+  const money = element.querySelector(".money");
+  let payments = money.querySelector("section");
+  if (!payments) {
+    payments = document.createElement("section");
+    payments.innerHTML = "<h3>付款</h3><ul class='transfers'></ul>";
+    money.append(payments);
+  }
+  const list = payments.querySelector("ul");
+  while (list.children.length < 9) {
+    const line = document.createElement("li");
+    line.className = "transfer";
+    line.innerHTML = "电脑 1 → 电脑 2 <b>10</b> <span class='muted'>硬花 软花 杠钱</span>";
+    list.append(line);
+  }
+  if (!element.querySelector(".banner.bixiahu")) {
+    const banner = document.createElement("p");
+    banner.className = "banner bixiahu";
+    banner.textContent = bannerText;
+    element.querySelector(".sheet-columns").after(banner);
+  }
+}"""
+
+
+def sheet_scroll(overlay: Locator) -> tuple[int, list[list[object]]]:
+    """How far the sheet scrolls, and where each of its parts ends (to say what grew)."""
     scroll = overlay.evaluate("(element) => element.scrollHeight - element.clientHeight")
     parts = overlay.evaluate(
         "(element) => [...element.querySelectorAll('.sheet > *, .sheet-columns > *, .money > *')]"
         ".map((part) => [part.className, Math.round(part.getBoundingClientRect().bottom)])"
     )
-    page.set_viewport_size({"width": 1280, "height": 800})
-    assert scroll <= 2, f"the sheet needs {scroll} px of scrolling on a phone held sideways: {parts}"
+    return scroll, parts
 
 
 def play_match_pressing_continue(page: Page) -> None:

@@ -184,6 +184,12 @@ function continueBar(message, names, options) {
   </div>`;
 }
 
+// The whole banner is its title too: on a phone held sideways it is cut to one line.
+function bixiahuBanner(text) {
+  const safe = escapeHtml(text);
+  return `<p class="banner bixiahu" title="${safe}">${safe}</p>`;
+}
+
 const sheetScroll = { hand: -1, top: 0 }; // the sheet is redrawn on every message: keep the reader's place
 
 // options: secondsToNext, causeName (a 比下胡 cause key into words), mySeat, fairLine (the wall's
@@ -192,7 +198,7 @@ export function renderHandEnd(message, names, options = {}) {
   const result = message.result;
   const causeName = options.causeName || ((cause) => cause);
   const doubled = result.bixiahu.next_doubled
-    ? `<p class="banner bixiahu">${t("end.nextDoubled")}: ${escapeHtml(result.bixiahu.causes.map(causeName).join("、"))}</p>`
+    ? bixiahuBanner(`${t("end.nextDoubled")}: ${result.bixiahu.causes.map(causeName).join("、")}`)
     : "";
   const payments = result.transfers.length
     ? `<section><h3>${t("end.payments")}</h3><ul class="transfers">${transfersHtml(result.transfers, names)}</ul></section>`
