@@ -119,17 +119,52 @@ def token_of(headers: dict[str, str]) -> str:
     return headers["Authorization"].removeprefix("Bearer ")
 
 
+# The invitation token of every room the tests opened (its host's answer carries it), by number: the
+# tests' friends and spectators come in with it, as a friend opens the invitation link.
+INVITES: dict[str, str] = {}
+
+
 def new_room(client: TestClient, host: dict[str, str], **spec: Any) -> str:
     response = client.post("/api/rooms", json=spec, headers=host)
     assert response.status_code == 200, response.text
-    number: str = response.json()["number"]
+    return opened(response.json())
+
+
+def opened(room: dict[str, Any]) -> str:
+    """The number of a room just opened (the host's answer), its invitation remembered."""
+    number: str = room["number"]
+    INVITES[number] = room["invite"]
     return number
 
 
+def invited(number: str) -> dict[str, str]:
+    """What a request body adds to come in with the room's invitation."""
+    return {"invite": INVITES[number]}
+
+
+def with_invite(number: str) -> str:
+    """The query that lets a stranger read the room (its invitation's token)."""
+    return f"?invite={INVITES[number]}"
+
+
+def join_link(base: str, number: str) -> str:
+    """The room's invitation link, as its host shares it."""
+    return f"{base}/#/join/{number}/{INVITES[number]}"
+
+
 def connect(
-    client: TestClient, number: str, headers: dict[str, str] | None, *, hand: int = -1, since: int = 0
+    client: TestClient,
+    number: str,
+    headers: dict[str, str] | None,
+    *,
+    hand: int = -1,
+    since: int = 0,
+    invite: bool = True,
 ) -> WebSocketTestSession:
+    """A table socket, by default with the room's invitation (``invite=False``: as a stranger)."""
     query = f"?hand={hand}&since={since}" + (f"&token={token_of(headers)}" if headers else "")
+    if invite and number in INVITES:
+        query += f"&invite={INVITES[number]}"
     return client.websocket_connect(f"/api/rooms/{number}/ws{query}")
 
 

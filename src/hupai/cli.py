@@ -370,45 +370,42 @@ def verify(
     path: Annotated[Path, typer.Argument(help="A hupai-record/1 JSON file of fairly dealt hands.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print the verdicts as JSON.")] = False,
 ) -> None:
-    """Check every hand's fair deal: the secret against the commitment announced before the deal, and
-    the deal and wall against the secret and the players' contributions (docs/fairness.md).
+    """Check a whole game (docs/fairness.md): per hand its fair deal (the secret against the commitment
+    announced before the deal, the deal and wall against the secret and the players' contributions,
+    the wall hash), that a hupai-fair/2 hand is this record's room's and stands at its own place, and
+    every action played against the tiles the hand reveals.
 
-    Exits 0 only when every hand verifies."""
+    Exits 0 only when no hand fails and at least one hand verifies."""
     try:
         record = read_record(path)
         verdicts = verify_record(record)
     except (RecordError, FairDealError) as error:
         _fail(f"{path}: {error}")
+    ok = all(verdict.verified is not False for verdict in verdicts) and any(
+        verdict.verified for verdict in verdicts
+    )
     if as_json:
-        hands = [
-            {
-                "hand": index,
-                "verified": None if problems is None else not problems,
-                "commitment": None if hand.fair is None else hand.fair.commitment,
-                "problems": problems or [],
-            }
-            for index, (hand, problems) in enumerate(zip(record.hands, verdicts, strict=True))
-        ]
-        print(
-            json.dumps({"verified": all(problems == [] for problems in verdicts), "hands": hands}, indent=2)
-        )
+        print(json.dumps({"verified": ok, "hands": [verdict.as_dict() for verdict in verdicts]}, indent=2))
     else:
-        for index, (hand, problems) in enumerate(zip(record.hands, verdicts, strict=True)):
-            title = f"第{index + 1}局 hand {index + 1}"
-            if problems is None:
+        for verdict in verdicts:
+            title = f"第{verdict.index + 1}局 hand {verdict.index + 1}"
+            if verdict.verified is None:
                 console.print(
                     f"{title}: [yellow]不可验证 not verifiable[/] — no fair-deal data (seed or set wall)"
                 )
-            elif problems:
-                console.print(f"{title}: [bold red]不符 NOT verified[/]")
-                for problem in problems:
-                    console.print(f"  - {problem}")
-            else:
-                assert hand.fair is not None
+            elif verdict.verified:
+                assert verdict.commitment is not None
                 console.print(
-                    f"{title}: [green]已验证 verified[/] — commitment {fingerprint(hand.fair.commitment)}"
+                    f"{title}: [green]已验证 verified[/] ({verdict.algorithm}) — commitment "
+                    f"{fingerprint(verdict.commitment)}"
                 )
-    if not all(problems == [] for problems in verdicts):
+            else:
+                console.print(f"{title}: [bold red]不符 NOT verified[/]")
+            for problem in verdict.problems:
+                console.print(f"  - {problem}", markup=False, soft_wrap=True)
+            for caveat in verdict.caveats:
+                console.print(f"  [yellow]note[/]: {escape(caveat)}", soft_wrap=True)
+    if not ok:
         raise typer.Exit(1)
 
 

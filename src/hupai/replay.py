@@ -10,7 +10,7 @@ plays by.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from hupai.game.contract import RuleError, RuleSet
@@ -19,7 +19,7 @@ from hupai.game.engine import (
     InvalidDeal,
     shuffled_deal,
 )
-from hupai.game.fairness import verify_deal
+from hupai.game.fairness import ALGORITHM_V1, V1_CAVEAT, FairDeal, verify_deal
 from hupai.game.match import HandResult, Match
 from hupai.game.model import SEATS, HandState, Phase
 from hupai.game.record import (
@@ -36,7 +36,7 @@ from hupai.game.record import (
 from hupai.rules import load_ruleset
 from hupai.tiles import format_tiles
 
-__all__ = ["ReplayResult", "replay", "verify_record"]
+__all__ = ["HandVerdict", "ReplayResult", "replay", "verify_record"]
 
 
 def _ruleset_of(record: MatchRecord) -> RuleSet:
@@ -47,16 +47,171 @@ def _ruleset_of(record: MatchRecord) -> RuleSet:
         raise RecordError(str(error)) from None
 
 
-def verify_record(record: MatchRecord) -> list[list[str] | None]:
-    """Per hand: what does not match in its fair deal (empty: verified), or ``None`` when the hand
-    carries no fair-deal facts (dealt from a seed or an explicit wall)."""
-    tiles = _ruleset_of(record).tile_set()
-    verdicts: list[list[str] | None] = []
-    for hand in record.hands:
-        if hand.fair is None or hand.deal is None or hand.wall is None:
-            verdicts.append(None)
+@dataclass
+class HandVerdict:
+    """What ``hupai verify`` says of one hand of a record.
+
+    ``verified`` is ``True`` when the hand's fair deal and its play check out, ``False`` when something
+    does not (``problems`` says what, in words), and ``None`` when the hand carries no fair-deal facts
+    (dealt from a seed or a set wall: not verifiable, though its actions are still checked).
+    ``caveats`` are true statements that do not fail the hand (what ``hupai-fair/1`` cannot show …).
+    """
+
+    index: int  # the hand's 0-based index in its match (people read 第{index + 1}局)
+    verified: bool | None
+    problems: list[str] = field(default_factory=list)
+    caveats: list[str] = field(default_factory=list)
+    algorithm: str | None = None
+    commitment: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "hand": self.index,
+            "verified": self.verified,
+            "algorithm": self.algorithm,
+            "commitment": self.commitment,
+            "problems": list(self.problems),
+            "caveats": list(self.caveats),
+        }
+
+
+def verify_record(record: MatchRecord) -> list[HandVerdict]:
+    """Check a whole game, hand by hand (docs/fairness.md): each fair deal (the commitment, the deal
+    and wall, the wall hash, by its algorithm), what ties a ``hupai-fair/2`` hand to the record (its
+    room, its index, the order, no commitment or secret used twice), and every action played through
+    the engine against the deal and wall the hand reveals. Never raises for what a record claims:
+    whatever does not match is a problem of the hand it is in."""
+    ruleset = _ruleset_of(record)
+    tiles = ruleset.tile_set()
+    first, placing = _first_index(record)
+    played = _play_each_hand(record, ruleset, first)
+    verdicts: list[HandVerdict] = []
+    commitments: dict[str, int] = {}
+    secrets: dict[str, int] = {}
+    last_placed: int | None = None  # the last hupai-fair/2 hand's own index
+    for position, hand in enumerate(record.hands):
+        index = first + position
+        fair = hand.fair
+        problems = played[position]
+        if fair is None or hand.deal is None or hand.wall is None:
+            verdicts.append(HandVerdict(index, False if problems else None, problems))
+            continue
+        checks = verify_deal(tiles, hand.dealer, hand.deal, hand.wall, fair)
+        caveats = []
+        if fair.algorithm == ALGORITHM_V1:
+            caveats.append(V1_CAVEAT)
         else:
-            verdicts.append(verify_deal(tiles, hand.dealer, hand.deal, hand.wall, hand.fair))
+            checks += _placing_problems(record, fair, index, placing, last_placed)
+            checks += _repeated(fair.commitment, "commitment", commitments, index)
+            checks += _repeated(fair.secret, "secret", secrets, index)
+            last_placed = fair.hand
+        problems = checks + problems
+        verdict = HandVerdict(index, not problems, problems, caveats, fair.algorithm, fair.commitment)
+        verdicts.append(verdict)
+    return verdicts
+
+
+def _first_index(record: MatchRecord) -> tuple[int, str | None]:
+    """The index in its match of the record's first hand: the record's ``hand_index`` (a server's
+    one-hand record, or a match record, which starts at 0), else 0; and a problem with it, if any."""
+    written = record.extra.get("hand_index", 0)
+    if isinstance(written, int) and not isinstance(written, bool) and written >= 0:
+        return written, None
+    return 0, f"the record's 'hand_index' is {json.dumps(written)}, not a hand's index (0, 1, 2 …)"
+
+
+def _placing_problems(
+    record: MatchRecord, fair: FairDeal, index: int, placing: str | None, last_placed: int | None
+) -> list[str]:
+    """A ``hupai-fair/2`` hand is the record's own: dealt for the record's room, at the place in the
+    match where the record has it, after the hand before it."""
+    problems = [] if placing is None else [placing]
+    room = record.extra.get("room")
+    if not isinstance(room, str):
+        problems.append(
+            f"the record names no room (its 'room' is {json.dumps(room)}), and the hand was dealt for "
+            f"room {fair.room}"
+        )
+    elif fair.room != room:
+        problems.append(f"the hand was dealt for room {fair.room}, not for this record's room {room}")
+    if fair.hand != index:
+        assert fair.hand is not None
+        problems.append(
+            f"the hand was dealt as hand index {fair.hand} (第{fair.hand + 1}局) of its match, but it "
+            f"stands at index {index} (第{index + 1}局) in this record"
+        )
+    if last_placed is not None and fair.hand is not None and fair.hand <= last_placed:
+        problems.append(
+            f"the hands are out of order: hand index {fair.hand} follows hand index {last_placed}"
+        )
+    return problems
+
+
+def _repeated(value: str, name: str, seen: dict[str, int], index: int) -> list[str]:
+    """A commitment or a secret is one hand's: a second hand with it was copied."""
+    if value in seen:
+        earlier = seen[value]
+        return [f"the {name} is the one of hand index {earlier} (第{earlier + 1}局): a hand is repeated"]
+    seen[value] = index
+    return []
+
+
+def _play_each_hand(record: MatchRecord, ruleset: RuleSet, first: int) -> list[list[str]]:
+    """Per hand: what is wrong with its play, each hand played through the engine from the deal and
+    wall it reveals (or its seed). A hand is played on from the one before it while that one played
+    through (so its dealer is checked against the rules), else on its own."""
+    verdicts: list[list[str]] = []
+    match: Match | None = None
+    ended: str | None = None  # how and where an escape or a dissolve ended the match
+    for position, hand in enumerate(record.hands):
+        problems: list[str] = []
+        verdicts.append(problems)
+        if ended is not None:
+            problems.append(f"the hand follows the end of the match ({ended})")
+            continue
+        if match is not None:
+            problem = _dealer_problem(hand.dealer, match.results[-1], first + position - 1)
+            if problem is not None:
+                problems.append(problem)
+                match = None
+        if match is None:
+            match = Match(ruleset, seed=record.seed or 0, seats=record.seats, dealer=hand.dealer)
+        try:
+            state = _start_hand(match, position, hand)
+        except RecordError as error:
+            problems.append(str(error).removeprefix(f"hand {position}: "))
+            match = None
+            continue
+        for number, action in enumerate(hand.actions):
+            where = f"action {number} ({_shown(action)})"
+            if ended is not None:
+                problems.append(f"{where} follows the end of the match ({ended})")
+                break
+            try:
+                if isinstance(action, Escape):
+                    match.escape(action.seat)
+                    ended = (
+                        f"seat {action.seat} left (逃跑) at action {number} of hand index {first + position}"
+                    )
+                elif isinstance(action, Dissolve):
+                    match.dissolve()
+                    ended = (
+                        f"the match was dissolved (解散) at action {number} of hand index {first + position}"
+                    )
+                else:
+                    apply_action(state, action)
+            except ValueError as error:  # IllegalAction, and whatever else the tiles make impossible
+                problems.append(f"{where}: {error}")
+                break
+        if problems or ended is not None:
+            match = None
+            continue
+        close_open_window(state)
+        if state.phase is not Phase.ENDED:  # (a server writes a hand once it is over)
+            problems.append(f"the record stops before the hand is over (seat {state.turn} is to play)")
+            match = None
+            continue
+        match.finish_hand(state)
     return verdicts
 
 
@@ -178,14 +333,22 @@ def _shown(action: RecordAction) -> str:
 def _check_dealer(index: int, written: int, previous: HandResult) -> None:
     """The dealer of a hand after the first follows from the rules and the hand before: a record
     that names another would replay a different match without a word."""
-    if written != previous.next_dealer:
-        raise RecordError(
-            f"hand {index}: the dealer is seat {written} in the record, but the rules give seat "
-            f"{previous.next_dealer} ({_why_dealer(previous)})"
-        )
+    problem = _dealer_problem(written, previous, previous.index)
+    if problem is not None:
+        raise RecordError(f"hand {index}: {problem}")
 
 
-def _why_dealer(previous: HandResult) -> str:
+def _dealer_problem(written: int, previous: HandResult, previous_index: int) -> str | None:
+    """``previous_index``: the hand before's index in the record."""
+    if written == previous.next_dealer:
+        return None
+    return (
+        f"the dealer is seat {written} in the record, but the rules give seat "
+        f"{previous.next_dealer} ({_why_dealer(previous, previous_index)})"
+    )
+
+
+def _why_dealer(previous: HandResult, index: int) -> str:
     """Why the rules give that dealer, in the facts they read: how the hand before ended."""
     if previous.outcome == "win":
         seats = " and ".join(str(seat) for seat in previous.winners)
@@ -200,4 +363,4 @@ def _why_dealer(previous: HandResult) -> str:
         after = "the deal passes to the next seat"
     else:
         after = f"seat {previous.next_dealer} deals next"
-    return f"hand {previous.index}, dealt by seat {previous.dealer}, was {ended}: {after}"
+    return f"hand {index}, dealt by seat {previous.dealer}, was {ended}: {after}"

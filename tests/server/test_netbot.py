@@ -18,7 +18,7 @@ from hupai.game.record import read_record
 from hupai.replay import replay
 from hupai.server.netbot import NetworkBotError, run
 
-from ..server_support import call, free_port, running_server
+from ..server_support import call, free_port, join_link, opened, running_server, with_invite
 
 
 @pytest.fixture(scope="module")
@@ -32,7 +32,11 @@ def port(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
 class BotThread(threading.Thread):
     def __init__(self, port: int, number: str, level: str, seat: int | None) -> None:
         super().__init__(daemon=True)
-        self.args = (f"http://127.0.0.1:{port}", number, level)
+        self.args = (
+            f"http://127.0.0.1:{port}",
+            join_link(f"http://127.0.0.1:{port}", number),
+            level,
+        )  # as shared
         self.seat = seat
         self.seated = threading.Event()
         self.prompts = 0
@@ -64,13 +68,13 @@ def wait_until(condition: Any, seconds: float = 20) -> None:
 @pytest.mark.parametrize("preset", ["nanning", "enshi"])
 def test_a_network_bot_plays_a_whole_match(port: int, preset: str) -> None:
     host = call(port, "/api/guest", {"name": "房主"})["token"]
-    number = call(port, "/api/rooms", {"preset": preset, "hands": 4}, host)["number"]
+    number = opened(call(port, "/api/rooms", {"preset": preset, "hands": 4}, host))
     call(port, f"/api/rooms/{number}/bots", {"seat": 2, "level": "efficiency"}, host)
     call(port, f"/api/rooms/{number}/bots", {"seat": 3, "level": "random"}, host)
     bot = BotThread(port, number, "strong", seat=1)
     bot.start()
     assert bot.seated.wait(20) and bot.error is None
-    seats = call(port, f"/api/rooms/{number}")["seats"]
+    seats = call(port, f"/api/rooms/{number}{with_invite(number)}")["seats"]
     assert seats[1]["name"] == "电脑·高手" and seats[1]["ready"] and seats[1]["bot"] is None
     call(port, f"/api/rooms/{number}/start", {}, host)
 
@@ -87,18 +91,22 @@ def test_a_network_bot_plays_a_whole_match(port: int, preset: str) -> None:
     assert bot.error is None
     assert bot.summary is not None and bot.summary["totals"] == message["totals"]
     assert bot.prompts > 0  # it made its own decisions, over the network
-    record = call(port, f"/api/rooms/{number}/record")
+    record = call(port, f"/api/rooms/{number}/record{with_invite(number)}")
     assert replay(read_record(record)).match.totals == message["totals"]
     assert record["seats"][1] == "电脑·高手"
 
 
 def test_a_bot_the_host_removes_stops_with_a_reason(port: int) -> None:
     host = call(port, "/api/guest", {"name": "房主"})["token"]
-    number = call(port, "/api/rooms", {"preset": "nanjing"}, host)["number"]
+    number = opened(call(port, "/api/rooms", {"preset": "nanjing"}, host))
     bot = BotThread(port, number, "efficiency", seat=None)
     bot.start()
     assert bot.seated.wait(20) and bot.error is None
-    seat = next(s["seat"] for s in call(port, f"/api/rooms/{number}")["seats"] if s["name"] == "电脑·牌效")
+    seat = next(
+        s["seat"]
+        for s in call(port, f"/api/rooms/{number}{with_invite(number)}")["seats"]
+        if s["name"] == "电脑·牌效"
+    )
     time.sleep(0.3)  # let it open its socket
     call(port, f"/api/rooms/{number}/remove", {"seat": seat}, host)
     bot.join(20)
@@ -114,10 +122,12 @@ def test_refusals_are_plain_sentences(port: int) -> None:
     with pytest.raises(NetworkBotError, match="not a server address"):
         run("ftp://example", "123456", "strong")
     host = call(port, "/api/guest", {"name": "房主"})["token"]
-    number = call(port, "/api/rooms", {"preset": "nanjing"}, host)["number"]
+    number = opened(call(port, "/api/rooms", {"preset": "nanjing"}, host))
     call(port, f"/api/rooms/{number}/bots", {}, host)
-    with pytest.raises(NetworkBotError, match="full"):
+    with pytest.raises(NetworkBotError, match="for invited players"):  # the number alone does not do
         run(f"http://127.0.0.1:{port}", number, "strong")
+    with pytest.raises(NetworkBotError, match="full"):
+        run(f"http://127.0.0.1:{port}", join_link(f"http://127.0.0.1:{port}", number), "strong")
 
 
 def test_the_command_line_reports_a_refusal_in_one_line(port: int) -> None:

@@ -118,17 +118,20 @@ class Match:
         wall: Sequence[int] | None = None,
         fair_secret: str | None = None,
         contributions: Sequence[str] = ("", "", "", ""),
+        fair_room: str | None = None,
+        fair_hand: int | None = None,
     ) -> HandState:
         """Deal the next hand: from the record's ``deal`` and ``wall``, from a fair-deal secret and the
-        seats' contributions (:mod:`hupai.game.fairness`), or else from the match's seed."""
+        seats' contributions (:mod:`hupai.game.fairness`: ``hupai-fair/2`` with the room number and the
+        hand's index in the match, ``hupai-fair/1`` without), or else from the match's seed."""
         if self.over:
             raise MatchError("the match is over")
         if self.current is not None and self.current.phase is not Phase.ENDED:
             raise MatchError("the current hand has not ended")
         fair = None
         if fair_secret is not None:
-            order = fair_order(self.ruleset.tile_set(), fair_secret, contributions)
-            fair = FairDeal.make(fair_secret, contributions, order)
+            order = fair_order(self.ruleset.tile_set(), fair_secret, contributions, fair_room, fair_hand)
+            fair = FairDeal.make(fair_secret, contributions, order, fair_room, fair_hand)
             deal, wall = deal_in_order(self.dealer, order)
         elif deal is None or wall is None:
             deal, wall = shuffled_deal(self.ruleset, self.dealer, hand_seed(self.seed, len(self.results)))

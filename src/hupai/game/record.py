@@ -374,6 +374,13 @@ def _refused_claim_on_last_discard(state: HandState, action: Action) -> str | No
     last = next((done for done in reversed(state.actions) if isinstance(done, Discard)), None)
     if isinstance(action, Pong) and last is not None and last.tile in state.seats[action.seat].passed_pungs:
         return passed_pong_refusal(action.seat, last.tile)
+    if isinstance(action, Pong) and last is not None and last.seat != action.seat:
+        held = state.seats[action.seat].counts[last.tile]
+        if held < 2:  # (nobody could claim it, or play would have waited for the claim)
+            return (
+                f"seat {action.seat} cannot pong {format_tiles([last.tile])}, seat {last.seat}'s last "
+                f"discard: it holds {held} of it, and a pong takes two"
+            )
     return None
 
 

@@ -33,7 +33,7 @@ from hupai.server.guards.bounds import BodyGuard, validation_details
 from hupai.server.guards.edge import RequestGuard, log_config
 from hupai.server.guards.limits import Limits
 from hupai.server.guards.slow_clients import HeadDeadline
-from hupai.server.http import accounts, records, rooms, site, socket
+from hupai.server.http import accounts, invitations, records, rooms, site, socket
 from hupai.server.http.site import WEB
 from hupai.server.settings import (
     ALLOWED_HOSTS_ENV,
@@ -53,7 +53,7 @@ from hupai.server.table.messages import RoomChanged
 from hupai.server.tables import Tables
 
 STORAGE_RETRY_SECONDS = 2
-ROUTERS = (site.router, accounts.router, rooms.router, records.router, socket.router)
+ROUTERS = (site.router, accounts.router, rooms.router, invitations.router, records.router, socket.router)
 log = logging.getLogger("hupai.server")
 
 

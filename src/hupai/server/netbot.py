@@ -10,6 +10,7 @@ from the last event it had, so a network blip costs nothing but time.
 from __future__ import annotations
 
 import json
+import re
 import secrets
 import time
 import urllib.error
@@ -28,6 +29,8 @@ from hupai.game.actions import action_from_dict, action_to_dict
 from hupai.game.view import SeatView
 
 HEARTBEAT_SECONDS = 3.0
+# A bare room number, or an invitation link's "#/join/<number>/<token>".
+INVITATION = re.compile(r"(?:^|#/join/)(?P<number>\d{6})(?:/(?P<token>[A-Za-z0-9_-]{1,64}))?$")
 RECONNECT_TRIES = 10
 SLOW_DOWN_SECONDS = 0.2
 
@@ -60,6 +63,10 @@ class Api:
         self.base = f"{parsed.scheme}://{parsed.netloc}"
         self.timeout = timeout
         self.token: str | None = None
+        self.invite: str | None = None  # the room's invitation token, from its link
+
+    def invite_query(self) -> str:
+        return f"?{urllib.parse.urlencode({'invite': self.invite})}" if self.invite else ""
 
     def call(self, path: str, body: dict[str, Any] | None = None) -> Any:
         headers = {"Content-Type": "application/json"}
@@ -82,7 +89,8 @@ class Api:
 
     def socket_url(self, number: str, progress: Progress) -> str:
         scheme = "wss" if self.base.startswith("https") else "ws"
-        query = urllib.parse.urlencode({"token": self.token, "hand": progress.hand, "since": progress.events})
+        fields = {"token": self.token, "hand": progress.hand, "since": progress.events}
+        query = urllib.parse.urlencode({**fields, **({"invite": self.invite} if self.invite else {})})
         return f"{scheme}://{self.base.split('://', 1)[1]}/api/rooms/{number}/ws?{query}"
 
 
@@ -98,13 +106,26 @@ def _server_message(error: urllib.error.HTTPError) -> str:
     return f"the server answered {error.code}"
 
 
-def join_room(api: Api, number: str, *, name: str, seat: int | None) -> tuple[int, int, dict[str, Any]]:
+def room_and_invite(room: str) -> tuple[str, str | None]:
+    """The room number and the invitation's token from an invitation link
+    (``http://host/#/join/200358/<token>``), or a bare number (for a room its host opened to anyone
+    with the number, or one this bot already sits in)."""
+    found = INVITATION.search(room.strip())
+    if found is None:
+        raise NetworkBotError(f"{room!r} is neither a room number nor an invitation link")
+    return found["number"], found["token"]
+
+
+def join_room(
+    api: Api, number: str, *, name: str, seat: int | None, invite: str | None = None
+) -> tuple[int, int, dict[str, Any]]:
     """Log in as a guest, sit and say ready. Returns the user id, the seat and the room."""
     api.token = api.call("/api/guest", {"name": name})["token"]
-    room = api.call(f"/api/rooms/{number}")
+    api.invite = invite
+    room = api.call(f"/api/rooms/{number}{api.invite_query()}")
     if room["status"] != "waiting":
         raise NetworkBotError(f"room {number} is not waiting for players (it is {room['status']})")
-    room = api.call(f"/api/rooms/{number}/sit", {"seat": seat})
+    room = api.call(f"/api/rooms/{number}/sit", {"seat": seat, "invite": invite})
     me = api.call("/api/me")["id"]
     taken = next(s["seat"] for s in room["seats"] if s["user_id"] == me)
     room = api.call(f"/api/rooms/{number}/ready", {"ready": True})
@@ -225,10 +246,12 @@ def run(
     on_seated: Callable[[int, dict[str, Any]], None] | None = None,
     on_message: Callable[[dict[str, Any]], None] | None = None,
 ) -> dict[str, Any]:
-    """Join room ``number`` on ``server`` as a ``level`` bot and play its match to the end."""
+    """Join room ``number`` (its invitation link, or its number) on ``server`` as a ``level`` bot and
+    play its match to the end."""
+    number, invite = room_and_invite(number)
     bot = make_bot(level, seed)
     api = Api(server)
-    me, taken, room = join_room(api, number, name=name or f"电脑·{bot.zh}", seat=seat)
+    me, taken, room = join_room(api, number, name=name or f"电脑·{bot.zh}", seat=seat, invite=invite)
     if on_seated is not None:
         on_seated(taken, room)
     try:

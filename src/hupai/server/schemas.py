@@ -82,10 +82,22 @@ class RoomIn(Strict):
         le=300,
         description="how long a dissolve vote waits for answers; silence then counts as agreement",
     )
+    watchers: Literal["invited", "anyone"] = Field(
+        default="invited",
+        description="who may watch the table and read its records: the invited, or anyone with the number",
+    )
+
+
+INVITE = Field(default=None, max_length=64, description="the token of the room's invitation link")
 
 
 class SitIn(Strict):
     seat: int | None = Field(default=None, ge=0, le=3, description="a free seat, or any")
+    invite: str | None = INVITE
+
+
+class LockIn(Strict):
+    locked: bool = Field(description="true: nobody new may sit or watch; false: open to the invited again")
 
 
 class BotIn(Strict):
@@ -163,6 +175,9 @@ class RoomOut(BaseModel):
     seats: list[SeatOut]
     dissolve_vote: DissolveVoteOut | None = None  # the open vote, else the last one (None: never)
     closed_reason: str | None = None  # why a room in play was closed (status "closed")
+    locked: bool = False  # the host let nobody new in
+    watchers: str = "invited"  # who may watch: "invited" (with the link) or "anyone" (with the number)
+    invite: str | None = None  # the invitation token: only in the answer to the host who opened the room
 
 
 class HistoryEntry(BaseModel):

@@ -27,7 +27,7 @@ from hupai.game.record import read_record
 from hupai.replay import replay
 
 from ...cluster_support import LEASE_SECONDS, Player, Server, cluster, owner_pid, redis_server
-from ...server_support import call, discards_stored, discards_told, free_port
+from ...server_support import call, discards_stored, discards_told, free_port, invited, opened, with_invite
 
 HANDS = 4
 
@@ -47,7 +47,7 @@ def seat_four(servers: list[Server], **room: Any) -> tuple[str, list[str]]:
     number = call(host, "/api/rooms", {"preset": "nanjing", "hands": HANDS, **room}, tokens[0])["number"]
     for index, token in enumerate(tokens[1:], start=1):
         port = servers[index % len(servers)].port
-        call(port, f"/api/rooms/{number}/sit", {}, token)
+        call(port, f"/api/rooms/{number}/sit", invited(number), token)
         call(port, f"/api/rooms/{number}/ready", {"ready": True}, token)
     call(servers[1].port, f"/api/rooms/{number}/start", {}, tokens[0])
     return number, tokens
@@ -80,7 +80,7 @@ def finish(players: list[Player], timeout: float = 150) -> dict[str, Any]:
 def check_against_one_process(port: int, number: str, summary: dict[str, Any], players: list[Player]) -> None:
     """The stored record replays, in this process, to the totals everyone was told; every player
     heard exactly the events the record's hands produce, in order."""
-    record = call(port, f"/api/rooms/{number}/record")
+    record = call(port, f"/api/rooms/{number}/record{with_invite(number)}")
     assert len(record["hands"]) == HANDS
     replayed = replay(read_record(record))
     assert replayed.match.totals == summary["totals"]
@@ -286,7 +286,7 @@ def test_hupai_serve_workers_starts_processes_that_share_tables(
                 ).read_text()
                 time.sleep(0.2)
         token = call(port, "/api/guest", {"name": "小明"})["token"]
-        number = call(port, "/api/rooms", {"preset": "nanjing", "hands": 4}, token)["number"]
+        number = opened(call(port, "/api/rooms", {"preset": "nanjing", "hands": 4}, token))
         call(port, f"/api/rooms/{number}/start", {}, token)
         player = Player([port], number, token, seed=1)
         player.start()

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from hupai.server.http.deps import FAILED_LOOKUP_WEIGHT
-from hupai.server.http.site import qr_svg
+from hupai.server.http.invitations import qr_svg
 
 from ...server_support import TEST_PROXY, guest, new_room, server
 

@@ -12,7 +12,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from hupai.server.settings import ALLOWED_ORIGINS_ENV, TRUSTED_PROXY_ENV, Settings
 
-from ...server_support import TEST_PROXY, guest, new_room, server, token_of
+from ...server_support import TEST_PROXY, guest, new_room, server, token_of, with_invite
 
 OWN = "http://testserver"  # the TestClient's Host is "testserver"
 
@@ -33,7 +33,7 @@ def test_a_change_must_be_json(client: TestClient) -> None:
         response = client.post(f"/api/rooms/{number}/start", content=body, headers={**host, **kind})
         assert response.status_code == 415, kind
         assert response.json()["error"]["code"] == "unsupported_media_type"
-    assert client.get(f"/api/rooms/{number}").json()["status"] == "waiting"
+    assert client.get(f"/api/rooms/{number}{with_invite(number)}").json()["status"] == "waiting"
     ok = client.post(f"/api/rooms/{number}/start", json={}, headers={**host, "Origin": OWN})
     assert ok.status_code == 200
     charset = {**host, "Content-Type": "application/json; charset=utf-8"}
@@ -50,7 +50,7 @@ def test_a_change_from_another_site_is_refused(client: TestClient, headers: dict
     response = client.post(f"/api/rooms/{number}/leave", json={}, headers={**host, **headers})
     assert response.status_code == 403
     assert response.json()["error"]["code"] == "forbidden_origin"
-    assert client.get(f"/api/rooms/{number}").json()["status"] == "waiting"
+    assert client.get(f"/api/rooms/{number}{with_invite(number)}").json()["status"] == "waiting"
     assert client.post("/api/logout", json={}, headers={**host, **headers}).status_code == 403
     assert client.get("/api/me", headers=host).status_code == 200
 

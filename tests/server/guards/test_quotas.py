@@ -10,7 +10,7 @@ from pathlib import Path
 from hupai.server.storage.models import Result, Room, utcnow
 from hupai.server.storage.store import Store
 
-from ...server_support import TEST_PROXY, guest, new_room, server
+from ...server_support import TEST_PROXY, guest, invited, new_room, server, with_invite
 
 
 def from_address(address: str, headers: dict[str, str] | None = None) -> dict[str, str]:
@@ -63,16 +63,18 @@ def test_idle_waiting_rooms_close_and_free_their_numbers(url: str) -> None:
         busy = new_room(client, host)
         later = utcnow() + timedelta(hours=3)
         store.upkeep.cleanup(idle_room_hours=2, stale_guest_days=7, now=later - timedelta(hours=2))
-        assert client.get(f"/api/rooms/{idle}").json()["status"] == "waiting"  # not idle yet
+        assert (
+            client.get(f"/api/rooms/{idle}{with_invite(idle)}").json()["status"] == "waiting"
+        )  # not idle yet
         with store.sessions.begin() as db:  # the busy room saw a change an hour before "later"
             room = db.get(Room, store.rooms.room_id(busy))
             assert room is not None
             room.active_at = later - timedelta(hours=1)
         done = store.upkeep.cleanup(idle_room_hours=2, stale_guest_days=7, now=later)
         assert done.rooms == [store.rooms.room_id(idle)]
-        assert client.get(f"/api/rooms/{idle}").json()["status"] == "dissolved"
-        assert client.get(f"/api/rooms/{busy}").json()["status"] == "waiting"
-        sat = client.post(f"/api/rooms/{idle}/sit", json={}, headers=guest(client, "迟到"))
+        assert client.get(f"/api/rooms/{idle}{with_invite(idle)}").json()["status"] == "dissolved"
+        assert client.get(f"/api/rooms/{busy}{with_invite(busy)}").json()["status"] == "waiting"
+        sat = client.post(f"/api/rooms/{idle}/sit", json=invited(idle), headers=guest(client, "迟到"))
         assert sat.status_code == 409
 
 
@@ -97,7 +99,9 @@ def test_stale_guests_who_never_played_are_deleted(url: str) -> None:
         )
         assert done.guests == 1
         assert client.get("/api/me", headers=stale).status_code == 401
-        assert client.get(f"/api/rooms/{number}").status_code == 404  # its room went with it
+        assert (
+            client.get(f"/api/rooms/{number}{with_invite(number)}").status_code == 404
+        )  # its room went with it
         for kept in (played, playing, {"Authorization": f"Bearer {registered.json()['token']}"}):
             assert client.get("/api/me", headers=kept).status_code == 200
         fresh = store.upkeep.cleanup(
@@ -112,7 +116,7 @@ def test_the_server_cleans_up_by_itself(tmp_path: Path) -> None:
         host = guest(client, "房主")
         number = new_room(client, host)
         deadline = time.monotonic() + 10
-        while client.get(f"/api/rooms/{number}").json()["status"] == "waiting":
+        while client.get(f"/api/rooms/{number}{with_invite(number)}").json()["status"] == "waiting":
             assert time.monotonic() < deadline, "the cleanup did not run"
             time.sleep(0.05)
-        assert client.get(f"/api/rooms/{number}").json()["status"] == "dissolved"
+        assert client.get(f"/api/rooms/{number}{with_invite(number)}").json()["status"] == "dissolved"

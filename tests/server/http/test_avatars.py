@@ -7,7 +7,7 @@ from typing import Any
 
 from starlette.testclient import WebSocketTestSession
 
-from ...server_support import connect, guest, new_room, server
+from ...server_support import connect, guest, invited, new_room, server, with_invite
 
 
 def table_facts(socket: WebSocketTestSession) -> dict[str, Any]:
@@ -32,9 +32,9 @@ def test_an_avatar_is_chosen_kept_and_shown_at_the_table(url: str) -> None:
         assert client.get("/api/session", headers=friend).json()["user"]["avatar"] == "winter"
 
         number = new_room(client, host, preset="nanjing", hands=4)
-        client.post(f"/api/rooms/{number}/sit", json={}, headers=friend)
+        client.post(f"/api/rooms/{number}/sit", json=invited(number), headers=friend)
         client.post(f"/api/rooms/{number}/bots", json={"level": "strong"}, headers=host)
-        seats = client.get(f"/api/rooms/{number}", headers=host).json()["seats"]
+        seats = client.get(f"/api/rooms/{number}{with_invite(number)}", headers=host).json()["seats"]
         assert [seat["avatar"] for seat in seats] == ["bamboo", "winter", None, None]
         assert (
             client.post(f"/api/rooms/{number}/ready", json={"ready": True}, headers=friend).status_code == 200

@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 
 from hupai.rules import load_ruleset
 
-from ...server_support import guest, new_room, sqlite_server
+from ...server_support import guest, new_room, sqlite_server, with_invite
 
 
 @pytest.fixture
@@ -42,7 +42,7 @@ def test_every_rule_card_names_its_own_escape_cost(
         assert paid == penalty
     host = guest(client, "小明")
     number = new_room(client, host, preset=ruleset, hands=4)
-    room = client.get(f"/api/rooms/{number}").json()
+    room = client.get(f"/api/rooms/{number}{with_invite(number)}").json()
     own = next(card for card in cards if card["preset"] == ruleset)
     assert room["rules"]["escape"] == own["escape"]
 
@@ -50,9 +50,9 @@ def test_every_rule_card_names_its_own_escape_cost(
 def test_a_room_s_changed_penalty_is_the_one_it_names(client: TestClient) -> None:
     host = guest(client, "小明")
     number = new_room(client, host, preset="nanjing", hands=4, options={"escape_penalty": 50})
-    escape = client.get(f"/api/rooms/{number}").json()["rules"]["escape"]
+    escape = client.get(f"/api/rooms/{number}{with_invite(number)}").json()["rules"]["escape"]
     assert escape["penalty"] == 50
     assert "17/17/16" in escape["zh"]
     assert "17/17/16" in escape["en"]
     free = new_room(client, host, preset="nanjing", hands=4, options={"escape_penalty": 0})
-    assert client.get(f"/api/rooms/{free}").json()["rules"]["escape"]["penalty"] == 0
+    assert client.get(f"/api/rooms/{free}{with_invite(free)}").json()["rules"]["escape"]["penalty"] == 0

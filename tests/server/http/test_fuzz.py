@@ -19,7 +19,7 @@ from starlette.testclient import WebSocketTestSession
 
 from hupai.game.actions import action_from_dict
 from hupai.game.engine import step
-from hupai.game.fairness import hand_secret
+from hupai.game.fairness import ALGORITHM_V2, hand_secret, room_algorithm
 from hupai.game.match import Match
 from hupai.game.model import Phase
 from hupai.game.view import view
@@ -218,9 +218,12 @@ class HostileCrowd(RuleBasedStateMachine):
                     rebuilt = match.start_hand()
                 else:  # dealt from the hand's secret and the contributions stored before the deal
                     given = contributions.get(index, {})
+                    placed = room_algorithm(secret) == ALGORITHM_V2  # (hupai-fair/2: room and index)
                     rebuilt = match.start_hand(
                         fair_secret=hand_secret(secret, index),
                         contributions=[given.get(seat, "") for seat in range(4)],
+                        fair_room=table.room.number if placed else None,
+                        fair_hand=index if placed else None,
                     )
                 for data in stored[index] if index < len(stored) else []:
                     if data.get("act") == "escape":

@@ -19,7 +19,17 @@ from hupai.game.refusal import CODES
 from hupai.replay import replay
 from hupai.tiles import format_tiles, parse_tiles
 
-from ...server_support import Message, connect, database, database_urls, guest, new_room, play_socket, server
+from ...server_support import (
+    Message,
+    connect,
+    database,
+    database_urls,
+    guest,
+    new_room,
+    play_socket,
+    server,
+    with_invite,
+)
 
 
 @pytest.fixture(params=database_urls())
@@ -200,7 +210,7 @@ def test_a_table_fed_random_garbage_still_finishes_its_hands_correctly(
     summary = messages[-1]
     assert summary["type"] == "match_end"
     assert errors > 10
-    record = client.get(f"/api/rooms/{number}/record").json()
+    record = client.get(f"/api/rooms/{number}/record{with_invite(number)}").json()
     replayed = replay(read_record(record))
     assert replayed.match.totals == summary["totals"]
     assert sum(summary["totals"]) == 0

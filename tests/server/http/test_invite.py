@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from hupai.server.http.site import qr_svg
+from hupai.server.http.invitations import qr_svg
 from hupai.server.settings import Settings
 
-from ...server_support import guest, new_room, sqlite_server
+from ...server_support import INVITES, guest, new_room, sqlite_server
 
 
 @pytest.fixture
@@ -28,9 +28,10 @@ def test_the_qr_code_draws_the_join_link_of_the_host_asked(client: TestClient) -
     assert response.status_code == 200
     assert response.headers["content-type"] == "image/svg+xml"
     assert response.content.startswith(b"<svg")
-    assert response.content == qr_svg(f"http://testserver/#/join/{number}")
+    token = INVITES[number]
+    assert response.content == qr_svg(f"http://testserver/#/join/{number}/{token}")
     other = client.get(f"/api/rooms/{number}/qr.svg", headers={"host": "mahjong.example:8443"})
-    assert other.content == qr_svg(f"http://mahjong.example:8443/#/join/{number}")
+    assert other.content == qr_svg(f"http://mahjong.example:8443/#/join/{number}/{token}")
     assert len(other.content) < 20_000
 
 
@@ -45,12 +46,13 @@ def test_a_host_that_is_not_a_plain_address_is_refused(client: TestClient, host:
 
 
 def test_no_qr_code_for_a_room_that_does_not_exist(client: TestClient) -> None:
+    assert client.get("/api/rooms/000000/qr.svg").status_code == 401  # for a room's players only
+    number = new_room(client, guest(client, "小明"))
     assert client.get("/api/rooms/000000/qr.svg").status_code == 404
     assert client.get("/api/rooms/12ab/qr.svg").status_code in (400, 404)
     # the query cannot choose the link either
-    number = new_room(client, guest(client, "小明"))
     chosen = client.get(f"/api/rooms/{number}/qr.svg?url=https://evil.example/")
-    assert chosen.content == qr_svg(f"http://testserver/#/join/{number}")
+    assert chosen.content == qr_svg(f"http://testserver/#/join/{number}/{INVITES[number]}")
 
 
 def test_an_invitation_uses_the_public_address_when_there_is_one(tmp_path: Path) -> None:
@@ -59,7 +61,8 @@ def test_an_invitation_uses_the_public_address_when_there_is_one(tmp_path: Path)
     with sqlite_server(tmp_path, public_url="https://mahjong.example.com") as client:
         number = new_room(client, guest(client, "小明"))
         invite = client.get(f"/api/rooms/{number}/invite").json()
-        assert invite == {"link": f"https://mahjong.example.com/#/join/{number}", "reachable": True}
+        link = f"https://mahjong.example.com/#/join/{number}/{INVITES[number]}"
+        assert invite == {"link": link, "reachable": True}
         qr = client.get(f"/api/rooms/{number}/qr.svg", headers={"host": "127.0.0.1:8000"})
         assert qr.content == qr_svg(invite["link"])
 
@@ -67,7 +70,7 @@ def test_an_invitation_uses_the_public_address_when_there_is_one(tmp_path: Path)
 def test_an_invitation_from_a_server_on_loopback_says_it_cannot_reach_friends(client: TestClient) -> None:
     number = new_room(client, guest(client, "小明"))
     invite = client.get(f"/api/rooms/{number}/invite").json()
-    assert invite == {"link": f"http://testserver/#/join/{number}", "reachable": False}
+    assert invite == {"link": f"http://testserver/#/join/{number}/{INVITES[number]}", "reachable": False}
     assert client.get("/api/rooms/999999/invite").status_code == 404
 
 

@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from hupai.game.record import read_record
 from hupai.tiles import parse_tiles
 
-from ...server_support import connect, guest, new_room, play_socket, sqlite_server
+from ...server_support import connect, guest, new_room, play_socket, sqlite_server, with_invite
 
 
 @pytest.fixture
@@ -27,12 +27,12 @@ def test_a_finished_hand_replays_frame_by_frame(client: TestClient, preset: str)
     number = new_room(client, host, preset=preset, hands=4)
     assert client.post(f"/api/rooms/{number}/start", json={}, headers=host).status_code == 200
     with connect(client, number, host) as socket:
-        before = client.get(f"/api/rooms/{number}/hands/0/replay")
+        before = client.get(f"/api/rooms/{number}/hands/0/replay{with_invite(number)}")
         assert before.status_code == 404  # nothing of a hand in play
         ended = play_socket(socket, seed=3, until="hand_end")[-1]
 
-    replay = client.get(f"/api/rooms/{number}/hands/0/replay").json()
-    record = read_record(client.get(f"/api/rooms/{number}/hands/0/record").json())
+    replay = client.get(f"/api/rooms/{number}/hands/0/replay{with_invite(number)}").json()
+    record = read_record(client.get(f"/api/rooms/{number}/hands/0/record{with_invite(number)}").json())
     frames = replay["frames"]
     assert replay["seats"] == list(record.seats)
     # Bots by level, for the page to name them in its reader's language; people by their 头像.

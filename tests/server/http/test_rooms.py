@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from ...server_support import database, database_urls, guest, new_room, server
+from ...server_support import database, database_urls, guest, invited, new_room, server, with_invite
 
 
 @pytest.fixture(params=database_urls())
@@ -90,7 +90,7 @@ def test_the_rule_card_is_shown_before_anyone_sits(client: TestClient) -> None:
     number = new_room(client, host, preset="nanning", options={"moma": 2}, hands=4, decision_seconds=20)
     assert len(number) == 6
     assert number.isdigit()
-    room = client.get(f"/api/rooms/{number}").json()  # anyone with the number
+    room = client.get(f"/api/rooms/{number}{with_invite(number)}").json()  # anyone invited
     assert room["rules"]["ruleset"] == "nanning"
     assert room["rules"]["changed"] == {"moma": 2}
     assert room["rules"]["options"]["moma"] == 2
@@ -119,10 +119,14 @@ def test_join_by_number_bots_ready_and_start(client: TestClient) -> None:
     host = guest(client, "房主")
     friend = guest(client, "朋友")
     number = new_room(client, host, hands=4)
-    assert client.post("/api/rooms/999999/sit", json={}, headers=friend).status_code == 404
-    joined = client.post(f"/api/rooms/{number}/sit", json={"seat": 2}, headers=friend).json()
+    assert client.post("/api/rooms/999999/sit", json=invited(number), headers=friend).status_code == 404
+    joined = client.post(
+        f"/api/rooms/{number}/sit", json={"seat": 2, **invited(number)}, headers=friend
+    ).json()
     assert joined["seats"][2]["name"] == "朋友"
-    taken = client.post(f"/api/rooms/{number}/sit", json={"seat": 2}, headers=guest(client, "third"))
+    taken = client.post(
+        f"/api/rooms/{number}/sit", json={"seat": 2, **invited(number)}, headers=guest(client, "third")
+    )
     assert taken.status_code == 409
     not_host = client.post(f"/api/rooms/{number}/bots", json={"level": "strong"}, headers=friend)
     assert not_host.status_code == 403
@@ -136,7 +140,7 @@ def test_join_by_number_bots_ready_and_start(client: TestClient) -> None:
     started = client.post(f"/api/rooms/{number}/start", json={}, headers=host).json()
     assert started["status"] == "playing"
     assert started["seats"][3]["bot"] == "strong"  # the room's level fills the empty seat
-    late = client.post(f"/api/rooms/{number}/sit", json={}, headers=guest(client, "late"))
+    late = client.post(f"/api/rooms/{number}/sit", json=invited(number), headers=guest(client, "late"))
     assert late.status_code == 409
     assert "started" in error_of(late)
 
@@ -145,7 +149,7 @@ def test_the_host_removes_a_player_before_the_start(client: TestClient) -> None:
     host = guest(client, "房主")
     friend = guest(client, "朋友")
     number = new_room(client, host)
-    client.post(f"/api/rooms/{number}/sit", json={}, headers=friend)
+    client.post(f"/api/rooms/{number}/sit", json=invited(number), headers=friend)
     assert client.post(f"/api/rooms/{number}/remove", json={"seat": 1}, headers=friend).status_code == 403
     room = client.post(f"/api/rooms/{number}/remove", json={"seat": 1}, headers=host).json()
     assert room["seats"][1]["user_id"] is None
@@ -156,18 +160,18 @@ def test_leaving_before_the_start(client: TestClient) -> None:
     host = guest(client, "房主")
     friend = guest(client, "朋友")
     number = new_room(client, host)
-    client.post(f"/api/rooms/{number}/sit", json={}, headers=friend)
+    client.post(f"/api/rooms/{number}/sit", json=invited(number), headers=friend)
     left = client.post(f"/api/rooms/{number}/leave", json={}, headers=friend).json()
     assert left["seats"][1]["user_id"] is None
     assert client.post(f"/api/rooms/{number}/leave", json={}, headers=host).json()["status"] == "dissolved"
-    assert client.post(f"/api/rooms/{number}/sit", json={}, headers=friend).status_code == 409
+    assert client.post(f"/api/rooms/{number}/sit", json=invited(number), headers=friend).status_code == 409
 
 
 def test_history_and_records_need_finished_hands(client: TestClient) -> None:
     host = guest(client, "房主")
     number = new_room(client, host)
-    missing = client.get(f"/api/rooms/{number}/hands/0/record")
+    missing = client.get(f"/api/rooms/{number}/hands/0/record{with_invite(number)}")
     assert missing.status_code == 404
     assert "not finished" in error_of(missing)
-    assert client.get(f"/api/rooms/{number}/record").status_code == 404
+    assert client.get(f"/api/rooms/{number}/record{with_invite(number)}").status_code == 404
     assert client.get("/api/me/history", headers=host).json()[0]["status"] == "waiting"

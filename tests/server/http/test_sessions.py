@@ -11,11 +11,13 @@ from fastapi.testclient import TestClient
 from websockets.sync.client import connect as ws_connect
 
 from ...server_support import (
+    INVITES,
     call,
     database,
     database_urls,
     free_port,
     guest,
+    opened,
     running_server,
     server,
     token_of,
@@ -69,11 +71,14 @@ def test_websocket_tokens_stay_out_of_the_log(tmp_path: Path) -> None:
     port = free_port()
     with running_server(f"sqlite:///{tmp_path / 'hupai.sqlite3'}", port, log=log, log_level="info"):
         token = call(port, "/api/guest", {"name": "房主"})["token"]
-        number = call(port, "/api/rooms", {}, token)["number"]
-        with ws_connect(f"ws://127.0.0.1:{port}/api/rooms/{number}/ws?token={token}&hand=-1") as socket:
+        number = opened(call(port, "/api/rooms", {}, token))
+        invite = INVITES[number]
+        query = f"token={token}&invite={invite}"
+        with ws_connect(f"ws://127.0.0.1:{port}/api/rooms/{number}/ws?{query}") as socket:
             socket.recv(timeout=10)
-        call(port, f"/api/rooms/{number}?token={token}")
+        call(port, f"/api/rooms/{number}?token={token}&invite={invite}")
     text = log.read_text(encoding="utf-8", errors="replace")
     assert f"/api/rooms/{number}/ws" in text  # the handshake is logged ...
     assert "token=[redacted]" in text
-    assert token not in text  # ... without the token
+    assert "invite=[redacted]" in text
+    assert token not in text and invite not in text  # ... without the token or the invitation

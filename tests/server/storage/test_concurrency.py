@@ -21,7 +21,16 @@ from hupai.server.storage.database import connect, migrate
 from hupai.server.storage.models import RoomSeat
 from hupai.server.storage.store import Store
 
-from ...server_support import call, database, database_urls, free_port, running_server
+from ...server_support import (
+    call,
+    database,
+    database_urls,
+    free_port,
+    invited,
+    opened,
+    running_server,
+    with_invite,
+)
 
 Answer = tuple[int, dict[str, Any]]
 
@@ -81,7 +90,7 @@ def guests(port: int, count: int) -> list[tuple[int, str]]:
 
 
 def room(port: int, number: str) -> dict[str, Any]:
-    answer: dict[str, Any] = call(port, f"/api/rooms/{number}")
+    answer: dict[str, Any] = call(port, f"/api/rooms/{number}{with_invite(number)}")
     return answer
 
 
@@ -91,8 +100,13 @@ def statuses(answers: list[Answer]) -> list[int]:
 
 def test_twelve_players_racing_for_one_seat_seat_exactly_one(port: int) -> None:
     (_, host), *players = guests(port, 13)
-    number = call(port, "/api/rooms", {"preset": "nanjing"}, host)["number"]
-    answers = at_once([later(port, f"/api/rooms/{number}/sit", token, {"seat": 1}) for _, token in players])
+    number = opened(call(port, "/api/rooms", {"preset": "nanjing"}, host))
+    answers = at_once(
+        [
+            later(port, f"/api/rooms/{number}/sit", token, {"seat": 1, **invited(number)})
+            for _, token in players
+        ]
+    )
     assert statuses(answers) == [200] + [409] * 11, answers
     winner = next(index for index, (status, _) in enumerate(answers) if status == 200)
     seats = room(port, number)["seats"]
@@ -102,8 +116,11 @@ def test_twelve_players_racing_for_one_seat_seat_exactly_one(port: int) -> None:
 
 def test_one_player_racing_for_two_seats_holds_one(port: int) -> None:
     (_, host), (user, token) = guests(port, 2)
-    number = call(port, "/api/rooms", {"preset": "nanjing"}, host)["number"]
-    tries = [later(port, f"/api/rooms/{number}/sit", token, {"seat": seat}) for seat in (1, 2, 3) * 4]
+    number = opened(call(port, "/api/rooms", {"preset": "nanjing"}, host))
+    tries = [
+        later(port, f"/api/rooms/{number}/sit", token, {"seat": seat, **invited(number)})
+        for seat in (1, 2, 3) * 4
+    ]
     answers = at_once(tries)
     assert 500 not in statuses(answers), answers
     held = [seat["seat"] for seat in room(port, number)["seats"] if seat["user_id"] == user]
@@ -114,9 +131,9 @@ def test_one_player_racing_for_two_seats_holds_one(port: int) -> None:
 
 def test_sitting_bots_ready_and_start_at_once_leave_a_consistent_room(port: int) -> None:
     (_, host), *players = guests(port, 7)
-    number = call(port, "/api/rooms", {"preset": "nanjing"}, host)["number"]
+    number = opened(call(port, "/api/rooms", {"preset": "nanjing"}, host))
     calls: list[Callable[[], Answer]] = [
-        later(port, f"/api/rooms/{number}/sit", token) for _, token in players
+        later(port, f"/api/rooms/{number}/sit", token, invited(number)) for _, token in players
     ]
     calls += [later(port, f"/api/rooms/{number}/bots", host, {"level": "random"})] * 2
     calls += [later(port, f"/api/rooms/{number}/start", host)] * 3
@@ -134,8 +151,8 @@ def test_sitting_bots_ready_and_start_at_once_leave_a_consistent_room(port: int)
 
 def test_concurrent_starts_start_once_and_concurrent_leaves_stay_consistent(port: int) -> None:
     (_, host), (_, other) = guests(port, 2)
-    number = call(port, "/api/rooms", {"preset": "nanjing"}, host)["number"]
-    post(port, f"/api/rooms/{number}/sit", other)
+    number = opened(call(port, "/api/rooms", {"preset": "nanjing"}, host))
+    post(port, f"/api/rooms/{number}/sit", other, invited(number))
     post(port, f"/api/rooms/{number}/ready", other)
     answers = at_once(
         [later(port, f"/api/rooms/{number}/start", host)] * 6
@@ -154,10 +171,10 @@ def test_concurrent_starts_start_once_and_concurrent_leaves_stay_consistent(port
 
 def test_the_host_leaving_while_others_sit_closes_the_room_cleanly(port: int) -> None:
     (_, host), *players = guests(port, 6)
-    number = call(port, "/api/rooms", {"preset": "nanjing"}, host)["number"]
+    number = opened(call(port, "/api/rooms", {"preset": "nanjing"}, host))
     answers = at_once(
         [later(port, f"/api/rooms/{number}/leave", host)]
-        + [later(port, f"/api/rooms/{number}/sit", token) for _, token in players]
+        + [later(port, f"/api/rooms/{number}/sit", token, invited(number)) for _, token in players]
     )
     assert 500 not in statuses(answers), answers
     assert answers[0][0] == 200

@@ -25,7 +25,7 @@ from hupai.game.contract import RuleSet
 from hupai.game.engine import shuffled_deal
 from hupai.game.stacking import stack_wall
 
-from ...server_support import Message, connect, guest, new_room, server
+from ...server_support import Message, connect, guest, invited, new_room, server
 from ...test_hold_claims import CLAIM, DRAWS, QUIET
 from .test_ting import comparable
 
@@ -138,7 +138,7 @@ def play_first_discard(client: TestClient, deals: Deals, hands: dict[int, str]) 
     host, one, two, watcher = (guest(client, name) for name in ("甲", "乙", "丙", "观众"))
     number = new_room(client, host, preset="nanjing", hands=4, claim_seconds=CLAIM_SECONDS)
     for headers, seat in ((one, 1), (two, 2)):
-        client.post(f"/api/rooms/{number}/sit", json={"seat": seat}, headers=headers)
+        client.post(f"/api/rooms/{number}/sit", json={"seat": seat, **invited(number)}, headers=headers)
         client.post(f"/api/rooms/{number}/ready", json={"ready": True}, headers=headers)
     assert client.post(f"/api/rooms/{number}/start", json={}, headers=host).status_code == 200
     with (

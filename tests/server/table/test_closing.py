@@ -26,6 +26,7 @@ from ...server_support import (
     new_room,
     randomly,
     server,
+    with_invite,
 )
 
 
@@ -59,7 +60,7 @@ def until_closed(socket: WebSocketTestSession, *, play: bool = False) -> Message
 
 
 def assert_closed_with_a_reason(client: TestClient, number: str, host: dict[str, str]) -> None:
-    room = client.get(f"/api/rooms/{number}").json()
+    room = client.get(f"/api/rooms/{number}{with_invite(number)}").json()
     assert room["status"] == "closed"
     assert "hands played are kept" in room["closed_reason"]
     vote = client.post(f"/api/rooms/{number}/dissolve", json={"agree": True}, headers=host)
@@ -120,4 +121,6 @@ def test_a_match_that_cannot_be_finished_after_its_last_hand_closes_the_room(
     with connect(client, number, host) as socket:
         until_closed(socket, play=True)
     assert_closed_with_a_reason(client, number, host)
-    assert len(client.get(f"/api/rooms/{number}/hands").json()) >= 1  # the hands played are kept
+    assert (
+        len(client.get(f"/api/rooms/{number}/hands{with_invite(number)}").json()) >= 1
+    )  # the hands played are kept

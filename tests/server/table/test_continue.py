@@ -12,7 +12,17 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
-from ...server_support import Message, connect, database, database_urls, guest, new_room, play_socket, server
+from ...server_support import (
+    Message,
+    connect,
+    database,
+    database_urls,
+    guest,
+    invited,
+    new_room,
+    play_socket,
+    server,
+)
 
 
 @pytest.fixture(params=database_urls())
@@ -42,7 +52,7 @@ def two_people_room(client: TestClient, next_hand_seconds: int) -> tuple[str, di
     host = guest(client, "甲")
     friend = guest(client, "乙")
     number = new_room(client, host, hands=4, next_hand_seconds=next_hand_seconds)
-    client.post(f"/api/rooms/{number}/sit", json={"seat": 2}, headers=friend)
+    client.post(f"/api/rooms/{number}/sit", json={"seat": 2, **invited(number)}, headers=friend)
     client.post(f"/api/rooms/{number}/ready", json={"ready": True}, headers=friend)
     assert client.post(f"/api/rooms/{number}/start", json={}, headers=host).status_code == 200
     return number, host, friend

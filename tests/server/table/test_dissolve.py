@@ -24,6 +24,7 @@ from ...server_support import (
     Message,
     connect,
     guest,
+    invited,
     new_room,
     paid,
     play_socket,
@@ -31,6 +32,7 @@ from ...server_support import (
     rebuilt,
     server,
     token_of,
+    with_invite,
     without_seat,
 )
 
@@ -58,7 +60,7 @@ def started_with_a_friend(client: TestClient) -> tuple[dict[str, str], dict[str,
     host = guest(client, "甲")
     friend = guest(client, "乙")
     number = new_room(client, host, preset="nanjing", hands=8)
-    client.post(f"/api/rooms/{number}/sit", json={}, headers=friend)
+    client.post(f"/api/rooms/{number}/sit", json=invited(number), headers=friend)
     client.post(f"/api/rooms/{number}/ready", json={"ready": True}, headers=friend)
     client.post(f"/api/rooms/{number}/start", json={}, headers=host)
     return host, friend, number
@@ -68,16 +70,16 @@ def check_record(client: TestClient, number: str, summary: dict[str, Any], tmp_p
     """The room's record ends with the dissolve, matches the schema, replays to what the server
     stored and announced, and its fair deals verify; so do ``hupai replay --check`` and ``hupai
     verify``. Returns the record."""
-    stored = client.get(f"/api/rooms/{number}/hands").json()
+    stored = client.get(f"/api/rooms/{number}/hands{with_invite(number)}").json()
     last = len(stored) - 1
     assert stored[last]["outcome"] == "abandoned"
     assert stored[last]["escaped"] == []
     for result in stored:
         assert paid(result) == result["deltas"]
-    record: dict[str, Any] = client.get(f"/api/rooms/{number}/record").json()
+    record: dict[str, Any] = client.get(f"/api/rooms/{number}/record{with_invite(number)}").json()
     assert record["hands"][last]["actions"][-1] == {"act": "dissolve"}
     assert schema_error(record, "record") is None
-    hand = client.get(f"/api/rooms/{number}/hands/{last}/record").json()
+    hand = client.get(f"/api/rooms/{number}/hands/{last}/record{with_invite(number)}").json()
     assert hand["hands"][0]["actions"][-1] == {"act": "dissolve"}
     assert schema_error(hand, "record") is None
 
@@ -91,7 +93,8 @@ def check_record(client: TestClient, number: str, summary: dict[str, Any], tmp_p
     assert [line["outcome"] for line in settlement["hands"]] == [line["outcome"] for line in stored]
     assert [line["transfers"] for line in settlement["hands"]] == [line["transfers"] for line in stored]
     assert [line["deltas"] for line in summary["hands"]] == [line["deltas"] for line in stored]
-    assert verify_record(read_record(record)) == [[]] * len(stored)  # every deal a fair one, verified
+    verdicts = verify_record(read_record(record))  # every deal a fair one, verified, every action played
+    assert [(v.verified, v.problems, v.caveats) for v in verdicts] == [(True, [], [])] * len(stored)
 
     path = tmp_path / f"hupai-{number}.json"
     path.write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
@@ -102,7 +105,7 @@ def check_record(client: TestClient, number: str, summary: dict[str, Any], tmp_p
     verified = CliRunner().invoke(cli, ["verify", str(path)])
     assert verified.exit_code == 0, verified.stdout
 
-    frames = client.get(f"/api/rooms/{number}/hands/{last}/replay").json()["frames"]
+    frames = client.get(f"/api/rooms/{number}/hands/{last}/replay{with_invite(number)}").json()["frames"]
     assert frames[-1]["dissolve"] is True
     assert frames[-1]["view"]["phase"] == "ended"
     return record
@@ -163,7 +166,7 @@ def test_a_dissolve_while_a_discard_waits_for_its_release_replays_the_same(url: 
         assert [action["act"] for action in actions[at + 1 :]] == ["pass"] * (len(actions) - at - 2) + [
             "dissolve"
         ]
-        frames = client.get(f"/api/rooms/{number}/hands/0/replay").json()["frames"]
+        frames = client.get(f"/api/rooms/{number}/hands/0/replay{with_invite(number)}").json()["frames"]
         replayed = frames[-1]["view"]
         assert (replayed["live_tiles"], replayed["hands"]) == (ended["live_tiles"], ended["hands"])
 
@@ -181,5 +184,5 @@ def test_a_table_rebuilt_after_every_player_voted_ends_the_match(url: str, tmp_p
                 store.votes.vote(number, user.id, True)  # stored; the table is never told
             summary = rebuilt(client, number)
         assert summary["status"] == "dissolved"
-        assert client.get(f"/api/rooms/{number}").json()["status"] == "dissolved"
+        assert client.get(f"/api/rooms/{number}{with_invite(number)}").json()["status"] == "dissolved"
         check_record(client, number, summary, tmp_path)

@@ -19,11 +19,13 @@ from ...server_support import (
     Message,
     connect,
     guest,
+    invited,
     new_room,
     randomly,
     rebuilt,
     server,
     token_of,
+    with_invite,
 )
 from .test_dissolve import play_prompts
 
@@ -34,7 +36,7 @@ def three_friends(client: TestClient, **spec: Any) -> tuple[list[dict[str, str]]
     people = [guest(client, name) for name in ("甲", "乙", "丙")]
     number = new_room(client, people[0], preset="nanjing", hands=8, decision_seconds=5, **spec)
     for friend in people[1:]:
-        client.post(f"/api/rooms/{number}/sit", json={}, headers=friend)
+        client.post(f"/api/rooms/{number}/sit", json=invited(number), headers=friend)
         client.post(f"/api/rooms/{number}/ready", json={"ready": True}, headers=friend)
     assert client.post(f"/api/rooms/{number}/start", json={}, headers=people[0]).status_code == 200
     for friend in people[1:]:
@@ -110,7 +112,7 @@ def test_one_refusal_ends_the_vote_for_everyone_and_play_goes_on(url: str) -> No
             # Play goes on: the table moves on (whoever plays the host's seat by now).
             updates = [m for m in (socket.receive_json() for _ in range(40)) if m["type"] == "update"]
             assert len({update["from"] + len(update["events"]) for update in updates}) > 3
-            assert client.get(f"/api/rooms/{number}").json()["status"] == "playing"
+            assert client.get(f"/api/rooms/{number}{with_invite(number)}").json()["status"] == "playing"
 
 
 def test_silence_until_the_countdown_ends_counts_as_agreement(url: str) -> None:
@@ -132,7 +134,7 @@ def test_silence_until_the_countdown_ends_counts_as_agreement(url: str) -> None:
             [None, True, None, None],
             0,
         )
-        record = client.get(f"/api/rooms/{number}/record").json()
+        record = client.get(f"/api/rooms/{number}/record{with_invite(number)}").json()
         assert schema_error(record, "record") is None
         [written] = record["dissolve_votes"]
         assert written["asked_by"] == 1 and written["answers"] == [None, True, None, None]
@@ -160,7 +162,7 @@ def test_every_vote_is_in_the_record_and_a_rebuilt_table_ends_an_agreed_match(ur
         assert outcomes == ["open", "open", "agreed"]
         summary = rebuilt(client, number)  # a rebuilt table ends the match everyone agreed to end
         assert summary["status"] == "dissolved"
-        record = client.get(f"/api/rooms/{number}/record").json()
+        record = client.get(f"/api/rooms/{number}/record{with_invite(number)}").json()
         assert [(v["asked_by"], v["answers"], v["result"]) for v in record["dissolve_votes"]] == [
             (0, [True, None, False, None], "refused"),
             (1, [True, True, True, None], "agreed"),

@@ -24,6 +24,7 @@ from ...server_support import (
     play_socket,
     rebuilt,
     server,
+    with_invite,
     without_seat,
 )
 
@@ -53,10 +54,15 @@ def check_sums(summary: dict[str, Any], hands: list[dict[str, Any]]) -> None:
 def check_record(client: TestClient, number: str, summary: dict[str, Any]) -> None:
     """The room's record and each hand's match the schema and replay to the summary; the replay of
     the hand the escape ends stops at the escape."""
-    record = client.get(f"/api/rooms/{number}/record").json()
+    record = client.get(f"/api/rooms/{number}/record{with_invite(number)}").json()
     assert schema_error(record, "record") is None
     for index in range(len(summary["hands"])):
-        assert schema_error(client.get(f"/api/rooms/{number}/hands/{index}/record").json(), "record") is None
+        assert (
+            schema_error(
+                client.get(f"/api/rooms/{number}/hands/{index}/record{with_invite(number)}").json(), "record"
+            )
+            is None
+        )
     frames = client.get(f"/api/rooms/{number}/hands/{len(summary['hands']) - 1}/replay").json()["frames"]
     assert frames[-1]["escape"] == summary["escapes"][0]["seat"]
     assert frames[-1]["view"]["phase"] == "ended"
@@ -86,7 +92,7 @@ def test_leaving_mid_hand_pays_the_escape_in_that_hand(client: TestClient) -> No
     assert result["deltas"] == paid(result)
     assert summary["hands"][-1]["escaped"] == [0]
     assert summary["escapes"] == [{"seat": 0, "hand": 0, "transfers": escape}]
-    stored = client.get(f"/api/rooms/{number}/hands").json()
+    stored = client.get(f"/api/rooms/{number}/hands{with_invite(number)}").json()
     assert stored[-1] == result
     check_sums(summary, stored)
     check_record(client, number, summary)
@@ -118,7 +124,7 @@ def test_leaving_between_hands_pays_the_escape_in_the_hand_just_played(client: T
     assert len(summary["hands"]) == 1
     for seat in before["winners"]:  # the biggest win is the win, not the escape money that came after it
         assert summary["stats"][seat]["biggest"] == before["deltas"][seat]
-    check_sums(summary, client.get(f"/api/rooms/{number}/hands").json())
+    check_sums(summary, client.get(f"/api/rooms/{number}/hands{with_invite(number)}").json())
     check_record(client, number, summary)
     assert rebuilt(client, number)["totals"] == summary["totals"]
 
@@ -133,7 +139,7 @@ def test_a_rule_set_without_an_escape_penalty_still_names_who_left(client: TestC
     result = next(message for message in messages if message["type"] == "hand_end")["result"]
     assert result["escaped"] == [0]
     assert [t for t in result["transfers"] if t["reason"] == "escape"] == []
-    check_sums(messages[-1], client.get(f"/api/rooms/{number}/hands").json())
+    check_sums(messages[-1], client.get(f"/api/rooms/{number}/hands{with_invite(number)}").json())
     check_record(client, number, messages[-1])
 
 
@@ -155,5 +161,5 @@ def test_leaving_while_a_discard_waits_for_its_release_replays_the_same(tmp_path
         ended = [message for message in messages if message["type"] == "update"][-1]["view"]
         summary = messages[-1]
         check_record(client, number, summary)
-        frames = client.get(f"/api/rooms/{number}/hands/0/replay").json()["frames"]
+        frames = client.get(f"/api/rooms/{number}/hands/0/replay{with_invite(number)}").json()["frames"]
         assert frames[-1]["view"]["live_tiles"] == ended["live_tiles"]

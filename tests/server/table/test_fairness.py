@@ -26,7 +26,7 @@ from websockets.sync.client import connect as ws_connect
 
 from hupai.cli import app as cli
 from hupai.game.engine import shuffled_deal
-from hupai.game.fairness import commitment, hand_secret, verify_deal
+from hupai.game.fairness import V1_CAVEAT, commitment, hand_secret, room_algorithm, verify_deal
 from hupai.game.match import hand_seed
 from hupai.game.record import read_record
 from hupai.replay import verify_record
@@ -43,11 +43,14 @@ from ...server_support import (
     connect,
     free_port,
     guest,
+    invited,
     new_room,
+    opened,
     passing,
     randomly,
     running_server,
     server,
+    with_invite,
 )
 
 WAIT = 30.0  # deal_wait_seconds in these tests: long enough that a deal dealt soon did not wait for it
@@ -88,6 +91,14 @@ def play_fairly(
             socket.send_json(act)
 
 
+def verified(record: dict[str, Any]) -> list[bool | None]:
+    """Per hand of a record: whether ``hupai verify`` verifies it, with nothing to add."""
+    verdicts = verify_record(read_record(record))
+    assert all(verdict.problems == [] for verdict in verdicts), verdicts
+    assert all(verdict.caveats == [] for verdict in verdicts if verdict.verified), verdicts  # hupai-fair/2
+    return [verdict.verified for verdict in verdicts]
+
+
 def room_secret(client: TestClient, number: str) -> str:
     store: Store = client.app.state.store  # type: ignore[attr-defined]
     secret = store.rooms.deal_secret(store.rooms.room_id(number))
@@ -106,11 +117,11 @@ def test_a_match_is_committed_contributed_revealed_and_verifies(url: str, tmp_pa
             messages = play_fairly(socket, random.Random(1), values)
         assert time.monotonic() - started < WAIT  # no deal waited for a contribution that was in
         secret = room_secret(client, number)
-        record = client.get(f"/api/rooms/{number}/record").json()
-        replay = client.get(f"/api/rooms/{number}/hands/0/replay").json()
+        record = client.get(f"/api/rooms/{number}/record{with_invite(number)}").json()
+        replay = client.get(f"/api/rooms/{number}/hands/0/replay{with_invite(number)}").json()
         public = [
-            client.get(f"/api/rooms/{number}").text,
-            client.get(f"/api/rooms/{number}/hands").text,
+            client.get(f"/api/rooms/{number}{with_invite(number)}").text,
+            client.get(f"/api/rooms/{number}/hands{with_invite(number)}").text,
             client.get("/api/me/history", headers=host).text,
             json.dumps(record),
             json.dumps(replay),
@@ -126,12 +137,19 @@ def test_a_match_is_committed_contributed_revealed_and_verifies(url: str, tmp_pa
         )
         dealt = next(at for at, m in enumerate(messages) if m["type"] == "update" and m["hand"] == index)
         assert announced < dealt
-        assert messages[announced]["commitment"] == fair["commitment"] == commitment(fair["secret"])
-        assert messages[announced]["algorithm"] == fair["algorithm"] == "hupai-fair/1"
+        # hupai-fair/2: the commitment binds the room and the hand's index in the match.
+        assert (fair["room"], fair["hand"]) == (number, index)
+        assert (
+            messages[announced]["commitment"]
+            == fair["commitment"]
+            == commitment(fair["secret"], number, index)
+        )
+        assert messages[announced]["algorithm"] == fair["algorithm"] == "hupai-fair/2"
         assert fair["secret"] == hand_secret(secret, index)
         # The player's contribution is in, the others' are "", and the deal told the player so.
         assert fair["contributions"] == [values[index], "", "", ""]
         facts = messages[dealt]["fair"]
+        assert facts["algorithm"] == "hupai-fair/2"
         assert facts["commitment"] == fair["commitment"] and facts["wall_hash"] == fair["wall_hash"]
         assert facts["mine"] == values[index]
         assert facts["contributed"] == [True, False, False, False]
@@ -145,8 +163,10 @@ def test_a_match_is_committed_contributed_revealed_and_verifies(url: str, tmp_pa
     assert replay["record"]["hands"][0]["fair"] == ends[0]["fair"]
     assert replay["family"] == "nanjing"
 
-    # The contributions made the wall: without the player's it is another one.
-    assert verify_record(read_record(record)) == [[], [], [], []]
+    # The whole match verifies, every action played against the tiles; the contributions made the
+    # wall: without the player's it is another one.
+    assert (record["room"], record["hand_index"]) == (number, 0)
+    assert verified(record) == [True] * 4
     hand = read_record(record).hands[0]
     assert hand.fair is not None and hand.deal is not None and hand.wall is not None
     tiles = load_ruleset("nanjing").tile_set()
@@ -160,13 +180,14 @@ def test_a_match_is_committed_contributed_revealed_and_verifies(url: str, tmp_pa
     assert result.exit_code == 0, result.output
     verdict = json.loads(result.output)
     assert verdict["verified"] is True and [h["verified"] for h in verdict["hands"]] == [True] * 4
+    assert [h["algorithm"] for h in verdict["hands"]] == ["hupai-fair/2"] * 4
 
 
 def test_contributions_are_taken_once_between_commitment_and_deal(url: str) -> None:
     with server(url, deal_wait_seconds=WAIT) as client:
         host, other, watcher = guest(client, "小明"), guest(client, "小红"), guest(client, "小刚")
         number = new_room(client, host, preset="nanning", hands=4, bot_level="random")
-        assert client.post(f"/api/rooms/{number}/sit", json={}, headers=other).status_code == 200
+        assert client.post(f"/api/rooms/{number}/sit", json=invited(number), headers=other).status_code == 200
         assert (
             client.post(f"/api/rooms/{number}/ready", json={"ready": True}, headers=other).status_code == 200
         )
@@ -222,8 +243,8 @@ def test_contributions_are_taken_once_between_commitment_and_deal(url: str) -> N
         assert end["fair"]["contributions"] == [mine, theirs, "", ""]
         assert all(mine not in json.dumps(m) for m in others)  # nobody else heard the host's value
         assert all(theirs not in json.dumps(m) for m in seen[: seen.index(end)])
-        record = client.get(f"/api/rooms/{number}/hands/0/record").json()
-        assert verify_record(read_record(record)) == [[]]
+        record = client.get(f"/api/rooms/{number}/hands/0/record", headers=host).json()
+        assert verified(record) == [True]
 
 
 def test_the_store_takes_a_contribution_once_and_none_after_the_deal(url: str) -> None:
@@ -249,7 +270,7 @@ def test_a_restart_before_the_deal_keeps_the_commitment_and_the_stored_contribut
     with server(url, deal_wait_seconds=WAIT) as client:
         host, other = guest(client, "小明"), guest(client, "小红")
         number = new_room(client, host, preset="enshi", hands=4)
-        client.post(f"/api/rooms/{number}/sit", json={}, headers=other)
+        client.post(f"/api/rooms/{number}/sit", json=invited(number), headers=other)
         client.post(f"/api/rooms/{number}/ready", json={"ready": True}, headers=other)
         with connect(client, number, other) as second:
             with connect(client, number, host) as first:
@@ -281,6 +302,65 @@ def test_a_restart_before_the_deal_keeps_the_commitment_and_the_stored_contribut
     assert end["fair"]["commitment"] == before["commitment"]
 
 
+def test_a_table_rebuilt_mid_hand_deals_and_commits_the_same_hupai_fair_2_hand(tmp_path: Path) -> None:
+    """A restart in the middle of a hand: the rebuilt table recomputes the same commitment and wall
+    (the room's secret says hupai-fair/2, the room number and the hand's index bind them)."""
+    url = f"sqlite:///{tmp_path / 'rebuilt.sqlite3'}"
+    heard: list[Message] = []
+    mine = secrets.token_hex(32)
+    with server(url, deal_wait_seconds=WAIT) as client:
+        host = guest(client, "小明")
+        number = new_room(client, host, preset="nanning", hands=4)
+        assert room_algorithm(room_secret(client, number)) == "hupai-fair/2"
+        with connect(client, number, host) as socket:
+            client.post(f"/api/rooms/{number}/start", json={}, headers=host)
+            announced = receive_until(socket, of_type("deal_commitment", hand=0), heard)
+            socket.send_json({"type": "entropy", "hand": 0, "value": mine})
+            first = receive_until(socket, of_type("update", hand=0), heard)
+    assert announced["algorithm"] == first["fair"]["algorithm"] == "hupai-fair/2"
+    with server(url, deal_wait_seconds=WAIT) as client, connect(client, number, host) as socket:
+        again = receive_until(socket, of_type("update", hand=0), heard)
+        assert again["fair"] == first["fair"]  # the same commitment, wall hash and contribution
+        assert again["fair"]["commitment"] == announced["commitment"]
+        socket.send_json({"type": "trustee", "on": True})
+        end = receive_until(socket, of_type("hand_end"), heard)
+        record = client.get(f"/api/rooms/{number}/hands/0/record{with_invite(number)}", headers=host).json()
+    assert end["fair"]["commitment"] == announced["commitment"]
+    assert (end["fair"]["room"], end["fair"]["hand"], end["fair"]["contributions"][0]) == (number, 0, mine)
+    assert verified(record) == [True]
+
+
+def test_a_match_begun_under_hupai_fair_1_goes_on_with_it_after_a_restart(tmp_path: Path) -> None:
+    """A room whose secret is from before hupai-fair/2 (no tag) deals every hand with hupai-fair/1,
+    also when its table is rebuilt between hands: its commitments stay the ones players were told."""
+    url = f"sqlite:///{tmp_path / 'v1.sqlite3'}"
+    old_secret = "5eed" * 16
+    assert room_algorithm(old_secret) == "hupai-fair/1"
+    with server(url, deal_wait_seconds=WAIT) as client:
+        host = guest(client, "小明")
+        number = new_room(client, host, preset="nanjing", hands=4, bot_level="efficiency")
+        store: Store = client.app.state.store  # type: ignore[attr-defined]
+        with store.sessions.begin() as db:  # as a room made before hupai-fair/2 was
+            db.execute(update(Room).where(Room.number == number).values(deal_secret=old_secret))
+        with connect(client, number, host) as socket:
+            client.post(f"/api/rooms/{number}/start", json={}, headers=host)
+            before = play_fairly(socket, random.Random(3), {}, until="hand_end")
+    with server(url, deal_wait_seconds=WAIT) as client, connect(client, number, host) as socket:
+        after = play_fairly(socket, random.Random(4), {}, until="hand_end")
+        record = client.get(f"/api/rooms/{number}/record{with_invite(number)}", headers=host).json()
+    announced = [m for m in before + after if m["type"] == "deal_commitment"]
+    assert {m["algorithm"] for m in announced} == {"hupai-fair/1"}
+    assert {m["hand"] for m in announced} >= {0, 1}
+    for index, hand in enumerate(record["hands"]):
+        fair = hand["fair"]
+        assert fair["algorithm"] == "hupai-fair/1" and "room" not in fair
+        assert fair["commitment"] == commitment(hand_secret(old_secret, index))
+        assert all(m["commitment"] == fair["commitment"] for m in announced if m["hand"] == index)
+    verdicts = verify_record(read_record(record))
+    assert len(verdicts) >= 2
+    assert all(v.verified is True and v.problems == [] and v.caveats == [V1_CAVEAT] for v in verdicts)
+
+
 def test_an_escaped_hand_reveals_its_deal_too(url: str) -> None:
     with server(url, deal_wait_seconds=WAIT) as client:
         host = guest(client, "小明")
@@ -294,10 +374,10 @@ def test_an_escaped_hand_reveals_its_deal_too(url: str) -> None:
             receive_until(socket, of_type("update", hand=0), seen)
             assert client.post(f"/api/rooms/{number}/leave", json={}, headers=host).status_code == 200  # 逃跑
             receive_until(socket, of_type("match_end"), seen)
-        record = client.get(f"/api/rooms/{number}/hands/0/record").json()
+        record = client.get(f"/api/rooms/{number}/hands/0/record", headers=host).json()
     fair = record["hands"][0]["fair"]
     assert fair["contributions"] == [mine, "", "", ""]
-    assert verify_record(read_record(record)) == [[]]
+    assert verified(record) == [True]
 
 
 def test_a_room_from_before_fair_deals_deals_from_its_seed(url: str) -> None:
@@ -310,8 +390,8 @@ def test_a_room_from_before_fair_deals_deals_from_its_seed(url: str) -> None:
         with connect(client, number, host) as socket:
             client.post(f"/api/rooms/{number}/start", json={}, headers=host)
             messages = play_fairly(socket, random.Random(2), {}, until="hand_end")
-        room = client.get(f"/api/rooms/{number}").json()
-        record = client.get(f"/api/rooms/{number}/hands/0/record").json()
+        room = client.get(f"/api/rooms/{number}{with_invite(number)}").json()
+        record = client.get(f"/api/rooms/{number}/hands/0/record{with_invite(number)}", headers=host).json()
         room_seed = store.rooms.seed(store.rooms.room_id(number))
     assert not any(message["type"] == "deal_commitment" for message in messages)
     assert all("fair" not in message for message in messages)
@@ -321,7 +401,7 @@ def test_a_room_from_before_fair_deals_deals_from_its_seed(url: str) -> None:
     deal, wall = shuffled_deal(ruleset, hand["dealer"], hand_seed(room_seed, 0))
     assert [parse_tiles(tiles) for tiles in hand["deal"]] == deal
     assert parse_tiles(hand["wall"]) == wall
-    assert verify_record(read_record(record)) == [None]
+    assert verified(record) == [None]
 
 
 # --- a real server killed in the middle of a hand --------------------------------------------------
@@ -340,7 +420,7 @@ def test_a_killed_server_deals_the_same_wall_from_the_stored_contributions(url: 
     mine = "c0ffee" * 10  # with the fixed room secret, a deal whose hand lasts past the kill
     with running_server(url, port, deal_wait_seconds=WAIT, prepare=PREPARE) as process:
         token = call(port, "/api/guest", {"name": "小明"})["token"]
-        number = call(port, "/api/rooms", {"preset": "nanjing", "hands": 4}, token)["number"]
+        number = opened(call(port, "/api/rooms", {"preset": "nanjing", "hands": 4}, token))
         socket_url = f"ws://127.0.0.1:{port}/api/rooms/{number}/ws?token={token}"
         with ws_connect(socket_url) as connection:
             call(port, f"/api/rooms/{number}/start", {}, token)
@@ -365,6 +445,10 @@ def test_a_killed_server_deals_the_same_wall_from_the_stored_contributions(url: 
             assert again["events"][: len(first["events"])] == first["events"]  # the same deal
             connection.send(json.dumps({"type": "trustee", "on": True}))
             next_update(connection, lambda m: m["type"] == "hand_end")
-        record = call(port, f"/api/rooms/{number}/hands/0/record")
+        record = call(port, f"/api/rooms/{number}/hands/0/record", token=token)
     assert record["hands"][0]["fair"]["contributions"] == [mine, "", "", ""]
-    assert verify_record(read_record(record)) == [[]]
+    # FIXED_ROOM_SECRET is a room secret from before hupai-fair/2 (no tag): the room goes on with
+    # hupai-fair/1 across the kill, and its hands verify with hupai-fair/1's caveat.
+    assert record["hands"][0]["fair"]["algorithm"] == "hupai-fair/1"
+    (verdict,) = verify_record(read_record(record))
+    assert verdict.verified is True and verdict.problems == [] and verdict.caveats == [V1_CAVEAT]

@@ -25,11 +25,13 @@ from ...server_support import (
     database,
     database_urls,
     guest,
+    invited,
     new_room,
     pick,
     play_socket,
     randomly,
     server,
+    with_invite,
 )
 
 HIDDEN_EVENTS = {"tiles_dealt": "tiles", "tile_drawn": "tile"}
@@ -93,9 +95,9 @@ def test_a_match_against_bots_is_played_stored_and_replays_exactly(client: TestC
     assert summary["names"][0] == "小明"
     assert check_private(messages, 0) > 20
     # stored: every hand's settlement, the records, the player's history
-    hands = client.get(f"/api/rooms/{number}/hands").json()
+    hands = client.get(f"/api/rooms/{number}/hands{with_invite(number)}").json()
     assert [hand["deltas"] for hand in hands] == [end["result"]["deltas"] for end in ends]
-    record = client.get(f"/api/rooms/{number}/record").json()
+    record = client.get(f"/api/rooms/{number}/record{with_invite(number)}").json()
     replayed = replay(read_record(record))
     assert replayed.match.totals == summary["totals"]
     assert [list(result.deltas) for result in replayed.results] == [hand["deltas"] for hand in hands]
@@ -106,7 +108,9 @@ def test_a_match_against_bots_is_played_stored_and_replays_exactly(client: TestC
     assert history[0]["total"] == summary["totals"][0]
     assert history[0]["rank"] == summary["ranks"][0]
     assert history[0]["hands_played"] == 4
-    assert client.get(f"/api/rooms/{number}", headers=host).json()["status"] == "finished"
+    assert (
+        client.get(f"/api/rooms/{number}{with_invite(number)}", headers=host).json()["status"] == "finished"
+    )
 
 
 @pytest.mark.parametrize("preset", ["nanjing", "nanning"])
@@ -115,7 +119,7 @@ def test_two_people_two_bots_and_a_spectator_never_see_a_hidden_tile(client: Tes
     friend = guest(client, "乙")
     watcher = guest(client, "观众")
     number = new_room(client, host, preset=preset, hands=4, bot_level="strong")
-    client.post(f"/api/rooms/{number}/sit", json={"seat": 2}, headers=friend)
+    client.post(f"/api/rooms/{number}/sit", json={"seat": 2, **invited(number)}, headers=friend)
     client.post(f"/api/rooms/{number}/ready", json={"ready": True}, headers=friend)
     client.post(f"/api/rooms/{number}/start", json={}, headers=host)
     with (
@@ -146,11 +150,11 @@ def test_a_finished_hand_is_public_but_the_hand_in_play_is_not(client: TestClien
     with connect(client, number, host) as socket:
         first = socket.receive_json()
         assert first["type"] == "welcome"
-        assert client.get(f"/api/rooms/{number}/hands/0/record").status_code == 404
+        assert client.get(f"/api/rooms/{number}/hands/0/record{with_invite(number)}").status_code == 404
         play_socket(socket, until="hand_end")
-        record = client.get(f"/api/rooms/{number}/hands/0/record").json()
+        record = client.get(f"/api/rooms/{number}/hands/0/record{with_invite(number)}").json()
         assert len(record["hands"][0]["deal"]) == 4
-        assert client.get(f"/api/rooms/{number}/hands/1/record").status_code == 404
+        assert client.get(f"/api/rooms/{number}/hands/1/record{with_invite(number)}").status_code == 404
 
 
 def test_a_reconnect_gets_exactly_the_events_it_missed(client: TestClient) -> None:
@@ -229,7 +233,7 @@ def test_dissolving_needs_every_player(client: TestClient) -> None:
     host = guest(client, "甲")
     friend = guest(client, "乙")
     number = new_room(client, host, hands=8)
-    client.post(f"/api/rooms/{number}/sit", json={}, headers=friend)
+    client.post(f"/api/rooms/{number}/sit", json=invited(number), headers=friend)
     client.post(f"/api/rooms/{number}/ready", json={"ready": True}, headers=friend)
     client.post(f"/api/rooms/{number}/start", json={}, headers=host)
     with connect(client, number, host) as socket:
@@ -259,13 +263,13 @@ def test_leaving_a_started_game_pays_the_escape_penalty(client: TestClient) -> N
     assert sum(transfer["amount"] for transfer in summary["escapes"][0]["transfers"]) == 60
     # Money already paid in the hand (a flower kong at the deal) stands; the 60 comes on top.
     stands = [0, 0, 0, 0]
-    for hand in client.get(f"/api/rooms/{number}/hands").json():
+    for hand in client.get(f"/api/rooms/{number}/hands{with_invite(number)}").json():
         for transfer in hand["transfers"]:
             if transfer["reason"] != "escape":
                 stands[transfer["from"]] -= transfer["amount"]
                 stands[transfer["to"]] += transfer["amount"]
     assert summary["totals"][0] == stands[0] - 60
-    record = client.get(f"/api/rooms/{number}/record").json()
+    record = client.get(f"/api/rooms/{number}/record{with_invite(number)}").json()
     assert record["hands"][-1]["actions"][-1] == {"seat": 0, "act": "escape"}
     assert replay(read_record(record)).match.totals == summary["totals"]
 

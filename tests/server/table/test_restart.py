@@ -17,9 +17,11 @@ from ...server_support import (
     Answers,
     call,
     free_port,
+    opened,
     passing,
     running_server,
     winning_or_last,
+    with_invite,
 )
 
 RECV_SECONDS = 40  # a silent table is a failure; the slack is for a loaded CI machine
@@ -44,7 +46,7 @@ def test_a_killed_server_resumes_every_table_from_storage(url: str) -> None:
     port = free_port()
     with running_server(url, port) as process:
         token = call(port, "/api/guest", {"name": "小明"})["token"]
-        number = call(port, "/api/rooms", {"preset": "nanjing", "hands": 4}, token)["number"]
+        number = opened(call(port, "/api/rooms", {"preset": "nanjing", "hands": 4}, token))
         call(port, f"/api/rooms/{number}/start", {}, token)
         socket_url = f"ws://127.0.0.1:{port}/api/rooms/{number}/ws?token={token}"
         events: dict[int, list[dict[str, Any]]] = {}
@@ -69,7 +71,7 @@ def test_a_killed_server_resumes_every_table_from_storage(url: str) -> None:
             assert after["prompt"]["legal"] == before["prompt"]["legal"]
             summary = play_out(connection, after)
         assert summary["status"] == "finished"
-        record = call(port, f"/api/rooms/{number}/record")
+        record = call(port, f"/api/rooms/{number}/record{with_invite(number)}")
         replayed = replay(read_record(record))
         assert replayed.match.totals == summary["totals"]
         assert len(record["hands"]) == 4

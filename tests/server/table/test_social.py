@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 
-from ...server_support import connect, guest, new_room, next_of, server
+from ...server_support import connect, guest, invited, new_room, next_of, server
 
 
 def two_friends(client: TestClient) -> tuple[dict[str, str], dict[str, str], str]:
     host, friend = guest(client, "甲"), guest(client, "乙")
     number = new_room(client, host, preset="nanjing", hands=4)
-    client.post(f"/api/rooms/{number}/sit", json={}, headers=friend)
+    client.post(f"/api/rooms/{number}/sit", json=invited(number), headers=friend)
     return host, friend, number
 
 

@@ -36,9 +36,11 @@ from ...server_support import (
     free_port,
     guest,
     new_room,
+    opened,
     passing,
     running_server,
     server,
+    with_invite,
 )
 from .test_restart import RECV_SECONDS, next_prompt, play_out
 
@@ -65,7 +67,7 @@ def test_a_database_restart_mid_hand_loses_no_room(url: str, tmp_path: Path) -> 
     port = free_port()
     with running_server(url, port, log=tmp_path / "server.log") as process:
         token = call(port, "/api/guest", {"name": "小明"})["token"]
-        number = call(port, "/api/rooms", {"preset": "nanjing", "hands": 4}, token)["number"]
+        number = opened(call(port, "/api/rooms", {"preset": "nanjing", "hands": 4}, token))
         call(port, f"/api/rooms/{number}/start", {}, token)
         events: dict[int, list[dict[str, Any]]] = {}
         answers = Answers(passing)
@@ -93,8 +95,10 @@ def test_a_database_restart_mid_hand_loses_no_room(url: str, tmp_path: Path) -> 
                     events.setdefault(message["hand"], []).extend(message["events"])
             summary = play_out(connection, None, answers=answers, events=events)
         assert summary["status"] == "finished"
-        record = call(port, f"/api/rooms/{number}/record")
-        assert call(port, f"/api/rooms/{number}")["status"] == "finished"  # never closed for the outage
+        record = call(port, f"/api/rooms/{number}/record{with_invite(number)}")
+        assert (
+            call(port, f"/api/rooms/{number}{with_invite(number)}")["status"] == "finished"
+        )  # never closed for the outage
     assert replay(read_record(record)).match.totals == summary["totals"]
     assert len(record["hands"]) == 4
     for index, hand in enumerate(record["hands"]):  # told exactly what was stored: none missing, none twice
@@ -137,8 +141,8 @@ def test_a_write_lost_to_an_outage_is_tried_again_and_stored_once(
                     if failures["calls"] > 0 and "storage" not in kinds:
                         failures["left"] = 3  # this answer's write: two outages, then one lost answer
                     socket.send_json(act)
-        record = client.get(f"/api/rooms/{number}/record").json()
-        status = client.get(f"/api/rooms/{number}").json()["status"]
+        record = client.get(f"/api/rooms/{number}/record{with_invite(number)}").json()
+        status = client.get(f"/api/rooms/{number}{with_invite(number)}").json()["status"]
     assert kinds.count("storage") == 2  # away, then back
     assert kinds.index("storage") < len(kinds) - 1
     assert status == "finished"

@@ -23,7 +23,7 @@ from hupai.game.view import SeatView
 from hupai.rules import load_ruleset
 from hupai.server.table.think import PACES, think_seconds
 
-from ...server_support import connect, guest, new_room, server
+from ...server_support import connect, guest, new_room, server, with_invite
 
 
 @dataclass
@@ -105,7 +105,7 @@ def test_a_table_waits_for_its_bots_as_the_room_s_pace_says(url: str) -> None:
     with server(url, bot_delay_seconds=None) as client:
         host = guest(client, "甲")
         number = new_room(client, host, preset="nanjing", hands=4, bot_pace="quick")
-        assert client.get(f"/api/rooms/{number}").json()["bot_pace"] == "quick"
+        assert client.get(f"/api/rooms/{number}{with_invite(number)}").json()["bot_pace"] == "quick"
         client.post(f"/api/rooms/{number}/start", json={}, headers=host)
         with connect(client, number, host) as socket:
             socket.send_json({"type": "trustee", "on": True})

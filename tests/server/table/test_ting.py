@@ -30,7 +30,7 @@ from hupai.server.table.hints import winning_tiles
 from hupai.tiles import format_tiles, parse_tiles
 
 from ...helpers import play, table
-from ...server_support import Message, connect, guest, new_room, server
+from ...server_support import Message, connect, guest, invited, new_room, server, with_invite
 
 READY_AFTER = "8s"  # seat 0 lets this go first and is then ready on 5p
 BOTS = "1s3s5s7s9s1z2z3z4z5z6z9p7p"  # each bot: thirteen single tiles, no pair to claim with
@@ -78,7 +78,7 @@ def start_nanning(client: TestClient, *, friend: bool = False) -> tuple[str, dic
     other = guest(client, "乙")
     number = new_room(client, host, preset="nanning", hands=4)
     if friend:
-        client.post(f"/api/rooms/{number}/sit", json={"seat": 2}, headers=other)
+        client.post(f"/api/rooms/{number}/sit", json={"seat": 2, **invited(number)}, headers=other)
         client.post(f"/api/rooms/{number}/ready", json={"ready": True}, headers=other)
     assert client.post(f"/api/rooms/{number}/start", json={}, headers=host).status_code == 200
     return number, host, other
@@ -156,7 +156,7 @@ def test_ting_plays_the_ready_hand_and_wins_by_itself(client: TestClient) -> Non
     assert discards == ["7z"]  # the tile it drew, let go
     assert end["totals"][0] > 0
     # stored like any move: the record replays to the same result
-    record = client.get(f"/api/rooms/{number}/hands/0/record").json()
+    record = client.get(f"/api/rooms/{number}/hands/0/record{with_invite(number)}").json()
     assert [list(result.deltas) for result in replay(read_record(record)).results] == [
         end["result"]["deltas"]
     ]

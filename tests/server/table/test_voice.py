@@ -13,7 +13,7 @@ from starlette.testclient import WebSocketTestSession
 
 from hupai.server.settings import ice_servers
 
-from ...server_support import connect, guest, new_room, next_of, server
+from ...server_support import connect, guest, invited, new_room, next_of, server
 
 OFFER = "v=0\r\no=- 1 2 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\n"
 
@@ -31,7 +31,7 @@ def voice_until_pong(socket: WebSocketTestSession) -> list[dict[str, Any]]:
 def friends(client: TestClient) -> tuple[dict[str, str], dict[str, str], dict[str, str], str]:
     host, friend, stranger = guest(client, "甲"), guest(client, "乙"), guest(client, "丙")
     number = new_room(client, host, preset="nanjing", hands=4)
-    client.post(f"/api/rooms/{number}/sit", json={}, headers=friend)
+    client.post(f"/api/rooms/{number}/sit", json=invited(number), headers=friend)
     client.post(f"/api/rooms/{number}/bots", json={"seat": 2, "level": "strong"}, headers=host)
     return host, friend, stranger, number
 

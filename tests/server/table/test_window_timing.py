@@ -16,7 +16,7 @@ from typing import Any
 
 from websockets.sync.client import connect as ws_connect
 
-from ...server_support import call, free_port, passing, running_server
+from ...server_support import call, free_port, opened, passing, running_server, with_invite
 
 HANDS = 8  # about 280 windows, 30 of them with someone who could claim
 CLAIM_SECONDS = 0.2  # the room's pause after each discard (its least)
@@ -27,7 +27,7 @@ def play_and_time(port: int) -> tuple[str, list[tuple[float, float]]]:
     and three bots: per hand, when each event reached the person."""
     token = call(port, "/api/guest", {"name": "计时"})["token"]
     spec = {"preset": "nanjing", "hands": HANDS, "claim_seconds": CLAIM_SECONDS}
-    number = call(port, "/api/rooms", spec, token)["number"]
+    number = opened(call(port, "/api/rooms", spec, token))
     call(port, f"/api/rooms/{number}/start", {}, token)
     arrivals: dict[int, dict[int, float]] = {}  # hand → event number → when it arrived
     answered: set[int] = set()
@@ -39,9 +39,9 @@ def play_and_time(port: int) -> tuple[str, list[tuple[float, float]]]:
                 break
             if message["type"] != "update":
                 continue
-            seen = arrivals.setdefault(message["hand"], {})
+            heard = arrivals.setdefault(message["hand"], {})
             for offset, _ in enumerate(message["events"]):
-                seen.setdefault(message["from"] + offset, now)
+                heard.setdefault(message["from"] + offset, now)
             prompt = message.get("prompt")
             if prompt and not prompt["automatic"] and prompt["seq"] not in answered:
                 answered.add(prompt["seq"])
@@ -59,7 +59,8 @@ def windows(port: int, number: str, hand: int, arrived: dict[int, float]) -> lis
     Windows where the person could claim are left out: they know their own choice, and their prompt
     travels with the discard. The hand's replay says who passed; events are numbered as the person
     (seat 0) counts them: without the others' passes, which nobody else is told of."""
-    with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/rooms/{number}/hands/{hand}/replay") as answer:
+    replay = f"http://127.0.0.1:{port}/api/rooms/{number}/hands/{hand}/replay{with_invite(number)}"
+    with urllib.request.urlopen(replay) as answer:
         frames = json.loads(answer.read())["frames"]
     heard: list[tuple[str, int]] = []  # the events seat 0 is told, each with the frame it came in
     for index, frame in enumerate(frames):

@@ -172,7 +172,8 @@ async def _respond(
 
 # --- logs --------------------------------------------------------------------------------------------
 
-TOKEN_IN_QUERY = re.compile(r"(\btoken=)[^&\s\"']*")
+# A session's token and a room's invitation: either, read from a log, lets its reader in.
+TOKEN_IN_QUERY = re.compile(r"(\b(?:token|invite)=)[^&\s\"']*")
 
 
 def redact(text: str) -> str:

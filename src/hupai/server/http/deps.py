@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Callable
+from typing import Annotated, TypeVar
 
-from fastapi import Depends, Request
+from fastapi import Depends, Query, Request
 from starlette.concurrency import run_in_threadpool
 
 from hupai.server.errors import NotFound, Unauthorized
@@ -12,6 +13,7 @@ from hupai.server.guards.edge import client_address
 from hupai.server.guards.limits import Limits
 from hupai.server.schemas import RoomOut, UserOut
 from hupai.server.settings import Settings
+from hupai.server.storage.admission import InviteNeeded, RoomLocked
 from hupai.server.storage.store import Store
 from hupai.server.tables import Tables
 
@@ -20,6 +22,9 @@ COOKIE = "hupai_session"
 # someone who mistyped one has plenty left.
 FAILED_LOOKUP_WEIGHT = 5
 LOG_IN_FIRST = "log in first (a guest name is enough)"
+T = TypeVar("T")
+# The token of a room's invitation link, where a request names a room.
+InviteQuery = Annotated[str | None, Query(max_length=64)]
 
 
 def store_of(request: Request) -> Store:
@@ -60,18 +65,29 @@ async def current_user(request: Request) -> UserOut:
     return user
 
 
-async def looked_up_room(number: str, request: Request) -> RoomOut:
-    """The room the path names, each lookup counted against the asker's address (a failed one
-    counts :data:`FAILED_LOOKUP_WEIGHT` times): room numbers cannot be scanned (429 beyond)."""
+async def counted_lookup(request: Request, look: Callable[[], T]) -> T:
+    """``look`` (a store call, run in the thread pool) counted as a room lookup against the asker's
+    address; one that finds no room, or a room the asker may not enter, counts
+    :data:`FAILED_LOOKUP_WEIGHT` times: numbers and tokens cannot be tried at any speed (429 beyond)."""
     limits, settings = limits_of(request), settings_of(request)
     address = client_address(request.scope, settings)
     await limits.lookups_by_address.check(address, "too many room lookups from your address; try again later")
     try:
-        return await run_in_threadpool(store_of(request).rooms.room, number)
-    except NotFound:
+        return await run_in_threadpool(look)
+    except (NotFound, InviteNeeded, RoomLocked):
         for _ in range(FAILED_LOOKUP_WEIGHT - 1):
             await limits.lookups_by_address.record(address)
         raise
+
+
+async def visible_room(number: str, request: Request, invite: InviteQuery = None) -> RoomOut:
+    """The room the path names, for someone who may watch it (its players and host; with the
+    invitation's token; anyone, where its host let anyone with the number watch)."""
+    user = await maybe_user(request)
+    user_id = user.id if user is not None else None
+    return await counted_lookup(
+        request, lambda: store_of(request).invitations.visible(number, user_id, invite)
+    )
 
 
 StoreDep = Annotated[Store, Depends(store_of)]
@@ -79,4 +95,4 @@ TablesDep = Annotated[Tables, Depends(tables_of)]
 LimitsDep = Annotated[Limits, Depends(limits_of)]
 SettingsDep = Annotated[Settings, Depends(settings_of)]
 UserDep = Annotated[UserOut, Depends(current_user)]
-RoomDep = Annotated[RoomOut, Depends(looked_up_room)]
+RoomDep = Annotated[RoomOut, Depends(visible_room)]

@@ -1,5 +1,6 @@
-"""Finished hands read back: settlements, records (one hand or the whole match) and replays. A hand
-still in play is never given out."""
+"""Finished hands read back: settlements, records (one hand or the whole match) and replays, for
+whoever may watch the room (``RoomDep``: its players, the invited, or anyone where the host allowed).
+A hand still in play is never given out."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any
 from fastapi import APIRouter, Response
 from starlette.concurrency import run_in_threadpool
 
-from hupai.server.http.deps import StoreDep
+from hupai.server.http.deps import RoomDep, StoreDep
 from hupai.server.replays import replay_frames
 
 router = APIRouter()
@@ -23,20 +24,22 @@ def _json_file(data: dict[str, Any], filename: str | None) -> Response:
 
 
 @router.get("/api/rooms/{number}/hands")
-async def hands(number: str, store: StoreDep) -> list[dict[str, Any]]:
+async def hands(number: str, found: RoomDep, store: StoreDep) -> list[dict[str, Any]]:
     """The settlement of every finished hand (scores itemised, payments with reasons)."""
     return await run_in_threadpool(store.records.played_hands, number)
 
 
 @router.get("/api/rooms/{number}/hands/{index}/record")
-async def hand_record(number: str, index: int, store: StoreDep, download: bool = False) -> Response:
+async def hand_record(
+    number: str, index: int, found: RoomDep, store: StoreDep, download: bool = False
+) -> Response:
     """A finished hand as ``hupai-record/1`` with every tile open (never a hand still in play)."""
     record = await run_in_threadpool(store.records.hand_record, number, index)
     return _json_file(record, f"hupai-{number}-{index + 1}.json" if download else None)
 
 
 @router.get("/api/rooms/{number}/hands/{index}/replay")
-async def hand_replay(number: str, index: int, store: StoreDep) -> dict[str, Any]:
+async def hand_replay(number: str, index: int, found: RoomDep, store: StoreDep) -> dict[str, Any]:
     """A finished hand, frame by frame with every hand open, for the replay viewer."""
 
     def build() -> dict[str, Any]:
@@ -58,6 +61,6 @@ async def hand_replay(number: str, index: int, store: StoreDep) -> dict[str, Any
 
 
 @router.get("/api/rooms/{number}/record")
-async def match_record(number: str, store: StoreDep, download: bool = False) -> Response:
+async def match_record(number: str, found: RoomDep, store: StoreDep, download: bool = False) -> Response:
     record = await run_in_threadpool(store.records.match_record, number)
     return _json_file(record, f"hupai-{number}.json" if download else None)

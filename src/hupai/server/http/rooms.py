@@ -11,7 +11,15 @@ from starlette.concurrency import run_in_threadpool
 
 from hupai.server.errors import Conflict, Forbidden
 from hupai.server.guards.edge import client_address
-from hupai.server.http.deps import LimitsDep, RoomDep, SettingsDep, StoreDep, TablesDep, UserDep
+from hupai.server.http.deps import (
+    LimitsDep,
+    RoomDep,
+    SettingsDep,
+    StoreDep,
+    TablesDep,
+    UserDep,
+    counted_lookup,
+)
 from hupai.server.schemas import BotIn, ReadyIn, RoomIn, RoomOut, SeatNumberIn, SitIn, VoteIn
 from hupai.server.storage.store import Store
 from hupai.server.table.messages import Dissolve, Escape, RoomChanged
@@ -22,7 +30,7 @@ AFTER_TABLE_SECONDS = 10.0
 router = APIRouter()
 
 
-async def _changed(tables: Tables, store: Store, number: str, status: str) -> None:
+async def changed(tables: Tables, store: Store, number: str, status: str) -> None:
     """Tell the room's table (here or on another process) that the room changed. A room in play needs
     its table running (it deals, bots play); a waiting room's table runs only while someone watches it,
     and starting one for nobody would only take a lease to give it up again."""
@@ -61,16 +69,19 @@ async def room(found: RoomDep) -> RoomOut:
 
 
 @router.post("/api/rooms/{number}/sit")
-async def sit(number: str, body: SitIn, user: UserDep, store: StoreDep, tables: TablesDep) -> RoomOut:
-    out = await run_in_threadpool(store.rooms.sit, number, user.id, body.seat)
-    await _changed(tables, store, number, out.status)
+async def sit(
+    number: str, body: SitIn, request: Request, *, user: UserDep, store: StoreDep, tables: TablesDep
+) -> RoomOut:
+    """A seat, for the room's players and whoever brings its invitation's token (a counted lookup)."""
+    out = await counted_lookup(request, lambda: store.rooms.sit(number, user.id, body.seat, body.invite))
+    await changed(tables, store, number, out.status)
     return out
 
 
 @router.post("/api/rooms/{number}/bots")
 async def bots(number: str, body: BotIn, user: UserDep, store: StoreDep, tables: TablesDep) -> RoomOut:
     out = await run_in_threadpool(store.rooms.add_bots, number, user.id, body.seat, body.level)
-    await _changed(tables, store, number, out.status)
+    await changed(tables, store, number, out.status)
     return out
 
 
@@ -79,21 +90,21 @@ async def remove(
     number: str, body: SeatNumberIn, user: UserDep, store: StoreDep, tables: TablesDep
 ) -> RoomOut:
     out = await run_in_threadpool(store.rooms.remove, number, user.id, body.seat)
-    await _changed(tables, store, number, out.status)
+    await changed(tables, store, number, out.status)
     return out
 
 
 @router.post("/api/rooms/{number}/ready")
 async def ready(number: str, body: ReadyIn, user: UserDep, store: StoreDep, tables: TablesDep) -> RoomOut:
     out = await run_in_threadpool(store.rooms.set_ready, number, user.id, body.ready)
-    await _changed(tables, store, number, out.status)
+    await changed(tables, store, number, out.status)
     return out
 
 
 @router.post("/api/rooms/{number}/start")
 async def start(number: str, user: UserDep, store: StoreDep, tables: TablesDep) -> RoomOut:
     out = await run_in_threadpool(store.rooms.start, number, user.id)
-    await _changed(tables, store, number, out.status)
+    await changed(tables, store, number, out.status)
     return out
 
 
@@ -104,7 +115,7 @@ async def leave(number: str, user: UserDep, store: StoreDep, tables: TablesDep) 
     current = await run_in_threadpool(store.rooms.room, number)
     if current.status == "waiting":
         out = await run_in_threadpool(store.rooms.stand, number, user.id)
-        await _changed(tables, store, number, out.status)
+        await changed(tables, store, number, out.status)
         return out
     if current.status == "closed":
         raise Conflict(f"the room was closed: {current.closed_reason}")

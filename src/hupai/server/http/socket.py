@@ -16,7 +16,7 @@ from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 
 from hupai.server.cluster.remote import RemoteRoom
-from hupai.server.errors import NotFound
+from hupai.server.errors import Forbidden, NotFound
 from hupai.server.guards.edge import foreign_origin
 from hupai.server.guards.limits import Limits, SocketCounts
 from hupai.server.guards.shared_limits import SharedSocketCounts
@@ -44,9 +44,11 @@ router = APIRouter()
 async def table_socket(
     socket: WebSocket,
     number: str,
+    *,
     hand: Annotated[int, Query(ge=-1)] = -1,
     since: Annotated[int, Query(ge=0)] = 0,
     token: str | None = None,
+    invite: Annotated[str | None, Query(max_length=64)] = None,
 ) -> None:
     await socket.accept()
     settings: Settings = socket.app.state.settings
@@ -75,20 +77,33 @@ async def table_socket(
         if not await _within_limit(socket, sockets, person, settings.max_sockets_per_user):
             return
         try:
-            await _play(socket, number, Connection(user.id, hand=hand, since=since), settings)
+            await _play(socket, number, Connection(user.id, hand=hand, since=since), invite, settings)
         finally:
             await sockets.give_back(person)
     finally:
         await sockets.give_back(address)
 
 
-async def _play(socket: WebSocket, number: str, connection: Connection, settings: Settings) -> None:
+async def _admitted(socket: WebSocket, number: str, connection: Connection, invite: str | None) -> int | None:
+    """The room's id, for its players, the invited, or anyone where the host let anyone with the
+    number watch; else ``None``, the socket closed with the reason."""
     store: Store = socket.app.state.store
-    tables: Tables = socket.app.state.tables
     try:
-        room_id = await run_in_threadpool(store.rooms.room_id, number)
+        await run_in_threadpool(store.invitations.visible, number, connection.user_id, invite)
+        return await run_in_threadpool(store.rooms.room_id, number)
     except NotFound as error:
         await _refuse(socket, CLOSE_NOT_FOUND, "not_found", error.message)
+    except Forbidden as error:  # no invitation, or a locked room
+        await _refuse(socket, CLOSE_FORBIDDEN, error.code, error.message)
+    return None
+
+
+async def _play(
+    socket: WebSocket, number: str, connection: Connection, invite: str | None, settings: Settings
+) -> None:
+    tables: Tables = socket.app.state.tables
+    room_id = await _admitted(socket, number, connection, invite)
+    if room_id is None:
         return
     # Finding the table may take a while (its owner just died: the socket waits for the takeover),
     # so the socket is read from the start: pings are answered, and what else the client sends

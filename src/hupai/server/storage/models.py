@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Float, ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, Float, ForeignKey, Index, String, UniqueConstraint, false
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
@@ -81,6 +81,11 @@ class Room(Base):
     # Fair deals (hupai.game.fairness): each hand's secret is derived from this one. Never sent to a
     # client; NULL in rooms made before fair deals, which deal from their seed.
     deal_secret: Mapped[str | None] = mapped_column(String(64))
+    # Who may come in (storage.invitations): the invitation link's token, needed to sit and (watchers
+    # "invited") to watch or read the room; a locked room lets nobody new in. Never in a RoomOut.
+    invite_token: Mapped[str | None] = mapped_column(String(32))
+    locked: Mapped[bool] = mapped_column(default=False, server_default=false())
+    watchers: Mapped[str] = mapped_column(String(8), default="invited", server_default="invited")
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     active_at: Mapped[datetime | None] = mapped_column(default=utcnow)  # last change while waiting
     finished_at: Mapped[datetime | None]

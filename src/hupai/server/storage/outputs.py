@@ -43,6 +43,8 @@ def room_out(room: Room) -> RoomOut:
         bot_level=room.bot_level,
         bot_pace=room.bot_pace,
         closed_reason=room.closed_reason,
+        locked=room.locked,
+        watchers=room.watchers,
         rules=rule_card(room.preset, room.options),
         seats=[
             SeatOut(

@@ -13,6 +13,7 @@ from hupai.game.fairness import new_room_secret
 from hupai.rules import RuleError, find_preset, load_ruleset
 from hupai.server.errors import Conflict, Forbidden, NotFound, StoreError
 from hupai.server.schemas import RoomIn, RoomOut
+from hupai.server.storage.admission import admit, new_invite_token
 from hupai.server.storage.models import Room, RoomSeat, User, utcnow
 from hupai.server.storage.outputs import bot_name, room_out
 from hupai.server.storage.transactions import Transactions
@@ -42,12 +43,18 @@ def room_by_number(db: Session, number: str, *, lock: bool = False) -> Room:
     return room
 
 
+def require_host(room: Room, user_id: int) -> None:
+    if room.host_id != user_id:
+        raise Forbidden("only the host (房主) may do that")
+
+
 class Rooms:
     def __init__(self, tx: Transactions, *, waiting_rooms_per_user: int = 3) -> None:
         self.tx = tx
         self.waiting_rooms_per_user = waiting_rooms_per_user
 
     def create_room(self, host_id: int, spec: RoomIn) -> RoomOut:
+        """The new room, with its invitation token (``invite``): only its host is ever answered with it."""
         try:
             preset = find_preset(spec.preset)
             load_ruleset(preset.name, spec.options)
@@ -71,13 +78,15 @@ class Rooms:
                 status="waiting",
                 seed=secrets.randbits(62),
                 deal_secret=new_room_secret(),
+                invite_token=new_invite_token(),
+                watchers=spec.watchers,
             )
             room.seats = [RoomSeat(seat=seat) for seat in range(SEATS)]
             room.seats[0].user_id = host_id
             db.add(room)
             db.flush()
             db.refresh(room)
-            return room_out(room)
+            return room_out(room).model_copy(update={"invite": room.invite_token})
 
     def _check_waiting_rooms(self, db: Session, host_id: int) -> None:
         """A host has at most ``waiting_rooms_per_user`` rooms waiting (the 900,000 numbers are shared)."""
@@ -115,7 +124,10 @@ class Rooms:
             return room_out(room)
 
     def _waiting(self, db: Session, number: str) -> Room:
-        room = room_by_number(db, number, lock=True)
+        return self._still_waiting(room_by_number(db, number, lock=True))
+
+    @staticmethod
+    def _still_waiting(room: Room) -> Room:
         if room.status != "waiting":
             raise Conflict(
                 "the game has already started" if room.status == "playing" else "the room is closed"
@@ -123,9 +135,13 @@ class Rooms:
         room.active_at = utcnow()  # every change to a waiting room keeps it from expiring
         return room
 
-    def sit(self, number: str, user_id: int, seat: int | None = None) -> RoomOut:
+    def sit(self, number: str, user_id: int, seat: int | None = None, invite: str | None = None) -> RoomOut:
+        """A seat for a player let in (:func:`~hupai.server.storage.admission.admit`): the first free
+        one, or ``seat``."""
         with self.tx.writing() as db:
-            room = self._waiting(db, number)
+            room = room_by_number(db, number, lock=True)
+            admit(room, user_id, invite, "sit")  # before saying anything else about the room
+            self._still_waiting(room)
             if any(place.user_id == user_id for place in room.seats):
                 return room_out(room)
             free = [place for place in room.seats if place.user_id is None and place.bot_level is None]
@@ -154,7 +170,7 @@ class Rooms:
     def add_bots(self, number: str, user_id: int, seat: int | None, level: str) -> RoomOut:
         with self.tx.writing() as db:
             room = self._waiting(db, number)
-            self._require_host(room, user_id)
+            require_host(room, user_id)
             free = [place for place in room.seats if place.user_id is None and place.bot_level is None]
             if seat is not None:
                 free = [place for place in free if place.seat == seat]
@@ -169,7 +185,7 @@ class Rooms:
         """The host removes a player or a bot before the start."""
         with self.tx.writing() as db:
             room = self._waiting(db, number)
-            self._require_host(room, user_id)
+            require_host(room, user_id)
             place = room.seats[seat]
             if place.user_id == room.host_id:
                 raise StoreError("the host cannot remove themself; leave the room instead")
@@ -188,7 +204,7 @@ class Rooms:
         """The host starts: empty seats get the room's bot level; every player must be ready."""
         with self.tx.writing() as db:
             room = self._waiting(db, number)
-            self._require_host(room, user_id)
+            require_host(room, user_id)
             waiting = [
                 place.seat
                 for place in room.seats
@@ -219,11 +235,6 @@ class Rooms:
             place = db.get(RoomSeat, (room_id, seat))
             if place is not None:
                 place.left = True
-
-    @staticmethod
-    def _require_host(room: Room, user_id: int) -> None:
-        if room.host_id != user_id:
-            raise Forbidden("only the host (房主) may do that")
 
     @staticmethod
     def _seat_of(room: Room, user_id: int) -> RoomSeat:

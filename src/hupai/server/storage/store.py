@@ -1,5 +1,6 @@
 """Everything the server keeps, behind one small API (synchronous SQLAlchemy sessions), in parts by
-concern: ``accounts`` (guests, players, sessions), ``rooms`` (before and around a match), ``votes``
+concern: ``accounts`` (guests, players, sessions), ``rooms`` (before and around a match),
+``invitations`` (who may come in), ``votes``
 (the dissolve vote), ``play`` (a match's moves, contributions and ends), ``records`` (history and
 records read back) and ``upkeep``.
 
@@ -14,6 +15,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from hupai.server.storage.accounts import Accounts
 from hupai.server.storage.fencing import Fence
+from hupai.server.storage.invitations import Invitations
 from hupai.server.storage.play import Play
 from hupai.server.storage.records import Records
 from hupai.server.storage.rooms import Rooms
@@ -37,6 +39,7 @@ class Store:
         tx = Transactions(sessions, fence)
         self.accounts = Accounts(sessions, session_days=session_days)
         self.rooms = Rooms(tx, waiting_rooms_per_user=waiting_rooms_per_user)
+        self.invitations = Invitations(tx)
         self.play = Play(tx)
         self.records = Records(tx)
         self.upkeep = Upkeep(tx)

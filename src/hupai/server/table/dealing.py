@@ -5,7 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from hupai.game.fairness import FairDealError, commitment, contribution_or_error, hand_secret
+from hupai.game.fairness import (
+    ALGORITHM_V2,
+    FairDealError,
+    commitment,
+    contribution_or_error,
+    hand_secret,
+    room_algorithm,
+)
 from hupai.server.errors import AlreadyContributed, DealClosed
 from hupai.server.protocol import Entropy, error_message
 from hupai.server.table import decisions, persist, views
@@ -13,14 +20,28 @@ from hupai.server.table.core import SEATS, Commitment, TableState
 from hupai.server.table.messages import Connection
 
 
+def place(table: TableState, index: int) -> tuple[str | None, int | None]:
+    """What ties hand ``index``'s deal to its table: the room number and the index, in a room that
+    deals with ``hupai-fair/2``; nothing in a room made before it, which goes on with ``hupai-fair/1``
+    (the room's secret says which: :func:`~hupai.game.fairness.room_algorithm`), so a table rebuilt
+    mid-match deals and commits exactly as before."""
+    assert table.deal_secret is not None
+    if room_algorithm(table.deal_secret) == ALGORITHM_V2:
+        return table.room.number, index
+    return None, None
+
+
 def deal_with(table: TableState, index: int, contributions: dict[int, str]) -> dict[str, Any]:
     """How hand ``index`` is dealt: from its secret and the seats' contributions in a fair room,
     from the seed (no arguments) in a room made before fair deals."""
     if table.deal_secret is None:
         return {}
+    room, hand = place(table, index)
     return {
         "fair_secret": hand_secret(table.deal_secret, index),
         "contributions": [contributions.get(seat, "") for seat in range(SEATS)],
+        "fair_room": room,
+        "fair_hand": hand,
     }
 
 
@@ -30,7 +51,8 @@ def announce(table: TableState, contributed: set[int]) -> None:
     assert table.deal_secret is not None
     index = table.hand_index
     secret = hand_secret(table.deal_secret, index)
-    table.commit = Commitment(index, secret, commitment(secret), table.clock(), contributed)
+    room, hand = place(table, index)
+    table.commit = Commitment(index, secret, commitment(secret, room, hand), table.clock(), contributed)
     views.broadcast(table, views.commitment_message(table))
 
 

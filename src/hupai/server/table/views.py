@@ -9,7 +9,7 @@ from typing import Any
 from hupai.bots.base import unseen_from
 from hupai.game.actions import action_to_dict
 from hupai.game.engine import win_refusal
-from hupai.game.fairness import ALGORITHM, FairDeal
+from hupai.game.fairness import FairDeal, room_algorithm
 from hupai.game.model import HandState, Phase
 from hupai.game.refusal import Refusal
 from hupai.game.view import SeatView, event_position, events_as_dicts, events_for, view
@@ -22,11 +22,11 @@ from hupai.tiles import format_tiles
 
 def commitment_message(table: TableState) -> dict[str, Any]:
     commit = table.commit
-    assert commit is not None
+    assert commit is not None and table.deal_secret is not None  # (a commitment only in a fair room)
     return {
         "type": "deal_commitment",
         "hand": commit.hand,
-        "algorithm": ALGORITHM,
+        "algorithm": room_algorithm(table.deal_secret),
         "commitment": commit.commitment,
         "contributed": [seat in commit.contributed for seat in range(SEATS)],
     }

@@ -1,0 +1,57 @@
+"""Who may come into a room: its players and host always; anyone else only with the room's invitation
+token (in the invitation link and its QR code) — to sit, and, unless the host let anyone with the
+number watch, to watch the table or read its records; nobody new at all while the host keeps the room
+locked. The number stays short, for saying aloud; the token is what keeps strangers out.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+from typing import Literal
+
+from hupai.server.errors import Forbidden
+from hupai.server.storage.models import Room
+
+Purpose = Literal["sit", "watch"]
+TOKEN_BYTES = 16  # 128 bits, 22 characters in the link
+
+INVITE_NEEDED = "this room is for invited players: open the invitation link (or QR code) its host shared"
+ROOM_LOCKED = "the host has locked this room: nobody new may come in"
+
+
+class InviteNeeded(Forbidden):
+    code = "invite_needed"
+
+
+class RoomLocked(Forbidden):
+    code = "room_locked"
+
+
+def new_invite_token() -> str:
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def is_member(room: Room, user_id: int | None) -> bool:
+    """The host, or someone who holds (or held, and left in play) one of its seats."""
+    return user_id is not None and (
+        room.host_id == user_id or any(place.user_id == user_id for place in room.seats)
+    )
+
+
+def admit(room: Room, user_id: int | None, invite: str | None, purpose: Purpose) -> None:
+    """Let ``user_id`` (``None``: nobody logged in) sit or watch, or raise :class:`InviteNeeded` or
+    :class:`RoomLocked`. The token is compared in constant time."""
+    if is_member(room, user_id):
+        return
+    if room.locked:
+        raise RoomLocked(ROOM_LOCKED)
+    if purpose == "watch" and room.watchers == "anyone":
+        return
+    if not invite_matches(room, invite):
+        raise InviteNeeded(INVITE_NEEDED)
+
+
+def invite_matches(room: Room, invite: str | None) -> bool:
+    token = room.invite_token
+    return bool(invite) and token is not None and hmac.compare_digest(str(invite), token)
