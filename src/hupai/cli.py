@@ -783,7 +783,10 @@ def _print_qr(url: str) -> None:
 @app.command("bot")
 def network_bot(
     server: Annotated[str, typer.Option(help="The server's address, e.g. http://127.0.0.1:8000.")],
-    room: Annotated[str, typer.Option(help="The 6-digit room number (房号).")],
+    room: Annotated[
+        str,
+        typer.Option(help="The room's invitation link (…/#/join/NNNNNN/<token>), or its number (房号)."),
+    ],
     level: Annotated[str, typer.Option(help="random, efficiency, strong, or cmd:<command line>.")] = "strong",
     name: Annotated[str | None, typer.Option(help="Name at the table (default 电脑·<level>).")] = None,
     seat: Annotated[int | None, typer.Option(min=0, max=3, help="Seat 0-3 (default: any free seat).")] = None,
@@ -798,7 +801,8 @@ def network_bot(
         _fail(f"the network bot needs the server's libraries: pip install 'hupai[server]' ({error.name})")
 
     def seated(place: int, details: dict[str, object]) -> None:
-        console.print(f"seat {place} in room {room}; ready, waiting for the host to start")
+        number = details.get("number", room)
+        console.print(f"seat {place} in room {number}; ready, waiting for the host to start")
 
     try:
         summary = run(server, room, level, name=name, seat=seat, seed=seed, on_seated=seated)

@@ -69,7 +69,11 @@ else:
             self.contexts: list[BrowserContext] = []
             self.errors: list[str] = []
 
-        def page(self, size: str = "desktop", *, locale: str = "zh-CN") -> Page:
+        def page(
+            self, size: str = "desktop", *, locale: str = "zh-CN", refused: tuple[int, ...] = ()
+        ) -> Page:
+            """A page of its own context; ``refused``: HTTP statuses this page is expected to be answered
+            with (the browser logs each as a console error; the test checks what the page says instead)."""
             width, height = SIZES[size]
             phone = size != "desktop"
             context = self.browser.new_context(
@@ -82,11 +86,12 @@ else:
             self.contexts.append(context)
             opened = context.new_page()
             opened.on("pageerror", lambda error: self.errors.append(f"page error: {error}"))
+            expected = tuple(f"the server responded with a status of {status}" for status in refused)
             opened.on(
                 "console",
                 lambda message: (
                     self.errors.append(f"console {message.type}: {message.text}")
-                    if message.type == "error"
+                    if message.type == "error" and not any(text in message.text for text in expected)
                     else None
                 ),
             )

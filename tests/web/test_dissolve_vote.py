@@ -29,8 +29,9 @@ def room_with_friends(host: Page, friends: list[Page], base_url: str, dissolve_s
         dissolve_seconds,
     )
     host.goto(f"{base_url}#/room/{number}")
+    link = host.locator('[data-role="invite-link"]').input_value()
     for index, friend in enumerate(friends):
-        friend.goto(f"{base_url}#/join/{number}")
+        friend.goto(link)
         form = friend.locator('[data-role="nickname"]')
         form.locator('input[name="name"]').fill(["乙", "丙"][index])
         form.locator("button").click()

@@ -1,12 +1,16 @@
 """Invitations in the browser: a friend opens the room's link in a browser of their own, picks a
 nickname once and lands seated; the invitation block (js/invite.js) shows the link's QR code and its
-copy buttons work; a started room opens for watching with a message; a bad link says so.
+copy buttons work; a started room opens for watching with a message; a bad link says so; the number
+without the link's token lets nobody in; the host's lock keeps the link out too, and a new link ends
+the old one.
 
 The 听 button (js/ting.js) is drawn from the seat's update: its module is checked here on its own,
 with updates shaped as the server sends them (the server side is tested in tests/server/table/test_ting.py).
 """
 
 from __future__ import annotations
+
+import re
 
 from playwright.sync_api import Page, expect
 
@@ -21,9 +25,16 @@ def create_room(page: Page) -> str:
     return number
 
 
-def follow_link(page: Page, base_url: str, number: str, name: str) -> None:
+def link_of(host: Page) -> str:
+    """The invitation link the host's waiting room shows."""
+    link = host.locator('[data-role="invite-link"]').input_value()
+    assert re.fullmatch(r"http://[^/]+/#/join/\d{6}/[A-Za-z0-9_-]{22,}", link), link
+    return link
+
+
+def follow_link(page: Page, base_url: str, number: str, name: str, link: str) -> None:
     """A visitor with no session opens the link: one nickname, then straight on."""
-    page.goto(f"{base_url}#/join/{number}")
+    page.goto(link)
     form = page.locator('[data-role="nickname"]')
     expect(form).to_be_visible()
     form.locator('input[name="name"]').fill(name)
@@ -37,19 +48,19 @@ def test_a_friend_follows_the_link_and_sits_down(pages: Watched, base_url: str) 
     enter(host, base_url, "房主")
     number = create_room(host)
 
+    link = link_of(host)
     friend = pages.page("portrait")
-    friend.goto(f"{base_url}#/join/{number}")
+    friend.goto(link)
     expect(friend.locator('[data-role="nickname"]')).to_be_visible()
     expect(friend.locator('[data-role="invited"]')).to_contain_text(number)
     shoot(friend, "join-nickname")
-    follow_link(friend, base_url, number, "好友")
+    follow_link(friend, base_url, number, "好友", link)
     mine = friend.locator('.seat-row[data-seat="1"]')
     expect(mine.locator(".tag.you")).to_be_visible()  # the first free seat
     expect(host.locator('.seat-row[data-seat="1"]')).to_contain_text("好友")
 
     # The waiting room's invitation: the link, its QR code and the copy buttons.
     host.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=base_url.rstrip("/"))
-    link = f"{base_url}#/join/{number}"
     invite = host.locator('[data-role="invite"]')
     expect(invite.locator('[data-role="invite-link"]')).to_have_value(link)
     qr = invite.locator('[data-role="invite-qr"]')
@@ -74,17 +85,57 @@ def test_a_started_room_opens_for_watching_and_a_bad_link_says_so(pages: Watched
     host = pages.page()
     enter(host, base_url, "房主")
     number = create_room_with_bots(host, "nanning")
+    link = link_of(host)
     host.click('[data-role="start"]')
     expect(host.locator(".table")).to_be_visible()
 
     late = pages.page("landscape")
-    follow_link(late, base_url, number, "晚到")
+    follow_link(late, base_url, number, "晚到", link)
     expect(late.locator("#toast")).to_contain_text("牌局已开始，你在观战")
     expect(late.locator(".table")).to_be_visible()
     expect(late.locator('[data-role="hand"]')).to_have_count(0)  # a spectator holds no tiles
 
     late.goto(f"{base_url}#/join/12ab")
     expect(late.locator('[data-role="join-missing"]')).to_contain_text("12ab")
+
+
+def test_the_number_alone_lets_nobody_in_and_the_hosts_lock_and_new_link_keep_people_out(
+    pages: Watched, base_url: str
+) -> None:
+    host = pages.page()
+    enter(host, base_url, "房主")
+    number = create_room(host)
+    expect(host.locator('[data-role="invite"] .invite-private')).to_contain_text("只知道房号进不来")
+    first = link_of(host)
+
+    stranger = pages.page("portrait", refused=(403,))  # refusals the page explains in words
+    enter(stranger, base_url, "路人")
+    stranger.fill('[data-role="join"] input[name="number"]', number)
+    stranger.click('[data-role="join"] button[type="submit"]')
+    expect(stranger.locator("#toast")).to_contain_text("私人房间")
+    stranger.goto(f"{base_url}#/join/{number}")
+    expect(stranger.locator('[data-role="join-refused"]')).to_contain_text("邀请链接")
+    shoot(stranger, "join-private", sizes=("portrait",))
+
+    host.click('[data-role="invite"] [data-role="lock"]')
+    expect(host.locator('[data-role="locked"]')).to_be_visible()
+    expect(host.locator('[data-role="invite"] [data-role="lock"]')).to_have_attribute("aria-pressed", "true")
+    stranger.goto(first)
+    expect(stranger.locator('[data-role="join-refused"]')).to_contain_text("锁定")
+    host.click('[data-role="invite"] [data-role="lock"]')
+    expect(host.locator('[data-role="locked"]')).to_have_count(0)
+
+    host.click('[data-role="invite"] [data-role="new-link"]')
+    expect(host.locator('[data-role="invite-link"]')).not_to_have_value(first)
+    second = link_of(host)
+    stranger.goto(f"{base_url}#/")
+    stranger.goto(first)
+    expect(stranger.locator('[data-role="join-refused"]')).to_contain_text("邀请链接")
+    stranger.goto(f"{base_url}#/")
+    stranger.goto(second)
+    expect(stranger).to_have_url(f"{base_url}#/room/{number}")
+    expect(host.locator('.seat-row[data-seat="1"]')).to_contain_text("路人")
+    shoot(host, "invite-host")
 
 
 def test_the_ting_module_draws_the_mark_the_waits_and_the_button(page: Page, base_url: str) -> None:

@@ -55,6 +55,44 @@ function explain(status, data) {
   return `HTTP ${status}`;
 }
 
+// A room's invitation token, from its link (#/join/<number>/<token>), kept for this tab: it lets a
+// friend who has no seat yet see the room, sit, watch and read its records, and a reload keeps it.
+const INVITES = "hupai.invites";
+
+function invites() {
+  try {
+    return JSON.parse(sessionStorage.getItem(INVITES) || "{}");
+  } catch {
+    return {};
+  }
+}
+
+export function rememberInvite(number, token) {
+  sessionStorage.setItem(INVITES, JSON.stringify({ ...invites(), [number]: token }));
+}
+
+export function inviteFor(number) {
+  return invites()[number] || null;
+}
+
+// `path` with the room's invitation as its query, when this tab has one.
+export function withInvite(path, number) {
+  const token = inviteFor(number);
+  return token ? `${path}?invite=${encodeURIComponent(token)}` : path;
+}
+
+// A finished hand's record to download (a link, not a fetch).
+export function recordLink(number, hand) {
+  const token = inviteFor(number);
+  return `/api/rooms/${number}/hands/${hand}/record?download=1${token ? `&invite=${encodeURIComponent(token)}` : ""}`;
+}
+
+function seatRequest(seat, number) {
+  const body = seat === undefined ? {} : { seat };
+  const token = inviteFor(number);
+  return token ? { ...body, invite: token } : body;
+}
+
 export const api = {
   me: () => call("GET", "/api/me"),
   session: () => call("GET", "/api/session"),
@@ -64,9 +102,11 @@ export const api = {
   history: () => call("GET", "/api/me/history"),
   rulesets: () => call("GET", "/api/rulesets"),
   createRoom: (spec) => call("POST", "/api/rooms", spec),
-  room: (number) => call("GET", `/api/rooms/${number}`),
+  room: (number) => call("GET", withInvite(`/api/rooms/${number}`, number)),
   invite: (number) => call("GET", `/api/rooms/${number}/invite`),
-  sit: (number, seat) => call("POST", `/api/rooms/${number}/sit`, seat === undefined ? {} : { seat }),
+  newInvite: (number) => call("POST", `/api/rooms/${number}/invite`, {}),
+  lock: (number, locked) => call("POST", `/api/rooms/${number}/lock`, { locked }),
+  sit: (number, seat) => call("POST", `/api/rooms/${number}/sit`, seatRequest(seat, number)),
   bots: (number, seat, level) =>
     call("POST", `/api/rooms/${number}/bots`, seat === undefined ? { level } : { seat, level }),
   remove: (number, seat) => call("POST", `/api/rooms/${number}/remove`, { seat }),
@@ -74,9 +114,9 @@ export const api = {
   start: (number) => call("POST", `/api/rooms/${number}/start`, {}),
   leave: (number) => call("POST", `/api/rooms/${number}/leave`, {}),
   dissolve: (number, agree) => call("POST", `/api/rooms/${number}/dissolve`, { agree }),
-  hands: (number) => call("GET", `/api/rooms/${number}/hands`),
-  replay: (number, index) => call("GET", `/api/rooms/${number}/hands/${index}/replay`),
-  record: (number, index) => call("GET", `/api/rooms/${number}/hands/${index}/record`),
+  hands: (number) => call("GET", withInvite(`/api/rooms/${number}/hands`, number)),
+  replay: (number, index) => call("GET", withInvite(`/api/rooms/${number}/hands/${index}/replay`, number)),
+  record: (number, index) => call("GET", withInvite(`/api/rooms/${number}/hands/${index}/record`, number)),
   // A refused description comes back as an answer (200 with `error`), thrown here like any refusal.
   score: async (spec) => {
     const answer = await call("POST", "/api/score?refusals=inline", spec);

@@ -1,17 +1,20 @@
-// An invitation link, #/join/NNNNNN: straight into the room. A visitor without a session picks a
-// nickname first; in a waiting room they take the first free seat; then the room opens. A full,
-// started or finished room opens for watching, with a message saying so; a bad number says so.
+// An invitation link, #/join/NNNNNN/<token>: straight into the room. The token is what lets a friend in
+// (kept for this tab, api.js); a visitor without a session picks a nickname first; in a waiting room
+// they take the first free seat; then the room opens. A full, started or finished room opens for
+// watching, with a message saying so; a bad number, a link without its token (or an old one) and a
+// locked room each say so.
 
-import { api, ApiError, currentUser } from "./api.js";
+import { api, ApiError, currentUser, rememberInvite } from "./api.js";
 import { t } from "./i18n.js";
 import { showNickname } from "./lobby.js";
 import { escapeHtml, toast } from "./util.js";
 
-export async function show(root, [number]) {
+export async function show(root, [number, token]) {
   if (!/^\d{6}$/.test(number || "")) return notFound(root, number);
+  if (token && /^[A-Za-z0-9_-]{1,64}$/.test(token)) rememberInvite(number, token);
   const user = await currentUser();
   if (!user) {
-    showNickname(root, () => show(root, [number]));
+    showNickname(root, () => show(root, [number, token]));
     root.insertAdjacentHTML("afterbegin", `<p class="invited" data-role="invited">${t("join.invited", { number })}</p>`);
     return null;
   }
@@ -21,6 +24,8 @@ export async function show(root, [number]) {
     room = await api.room(number);
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) return notFound(root, number);
+    if (error instanceof ApiError && error.code === "invite_needed") return refused(root, "join.private", number);
+    if (error instanceof ApiError && error.code === "room_locked") return refused(root, "join.locked", number);
     throw error;
   }
   const notice = await takeSeat(room, user, number);
@@ -40,8 +45,15 @@ async function takeSeat(room, user, number) {
     return null;
   } catch (error) {
     if (error instanceof ApiError && error.status === 409) return "join.full";
+    if (error instanceof ApiError && error.code === "invite_needed") return "join.watchOnly"; // an open room
     throw error;
   }
+}
+
+function refused(root, key, number) {
+  root.innerHTML = `<section class="card" data-role="join-refused"><p class="error">${t(key, { number })}</p>
+    <a href="#/">${t("summary.back")}</a></section>`;
+  return null;
 }
 
 function notFound(root, number) {

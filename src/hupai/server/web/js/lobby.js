@@ -13,6 +13,7 @@ import { byRuleSet, escapeHtml, html, toast } from "./util.js";
 const HANDS = [4, 8, 16];
 const BOTS = ["strong", "efficiency", "random"];
 const PACES = ["quick", "natural", "relaxed"]; // how long bots seem to think (server/table/think.py)
+const WATCHERS = ["invited", "anyone"]; // who may watch: with the invitation link, or anyone with the number
 
 // The three rule sets as cards: a tile that stands for each, and what sets it apart in one line.
 const GAMES = { nanjing: "5f", nanning: "1z", enshi: "7z" };
@@ -75,6 +76,7 @@ export async function show(root) {
         ${settingHtml("lobby.claimPause", '<input name="claim" type="number" min="0.2" max="3" step="0.1" value="0.6">')}
         ${settingHtml("lobby.dissolveSeconds", '<input name="dissolve" type="number" min="10" max="300" value="60">')}
         ${settingHtml("lobby.botLevel", `<select name="bot">${BOTS.map((level) => `<option value="${level}" data-i18n="bot.${level}">${t(`bot.${level}`)}</option>`).join("")}</select>`)}
+        ${settingHtml("lobby.watchers", `<select name="watchers">${WATCHERS.map((who) => `<option value="${who}" data-i18n="watchers.${who}">${t(`watchers.${who}`)}</option>`).join("")}</select>`)}
         ${settingHtml("lobby.botPace", `<select name="pace">${PACES.map((pace) => `<option value="${pace}" ${pace === "natural" ? "selected" : ""} data-i18n="pace.${pace}">${t(`pace.${pace}`)}</option>`).join("")}</select>`)}
       </div>
       <details class="rules" open><summary>${word("lobby.ruleCard")}</summary><div data-role="card"></div></details>
@@ -135,6 +137,7 @@ export async function show(root) {
         dissolve_seconds: Number(create.dissolve.value),
         bot_level: create.bot.value,
         bot_pace: create.pace.value,
+        watchers: create.watchers.value,
         options: editor.changes(),
       });
       location.hash = `#/room/${room.number}`;

@@ -1,5 +1,5 @@
 // The page: a small hash router over the lobby, a room (waiting room and table), an invitation link
-// (#/join/NNNNNN), history, replays and the score calculator. Each view is a module with
+// (#/join/NNNNNN/<token>), history, replays and the score calculator. Each view is a module with
 // `show(root, params)` returning a cleanup function.
 
 import { clearLanguageListeners, language, languageChanged, setLanguage, t, translate } from "./i18n.js";
@@ -7,7 +7,7 @@ import { escapeHtml } from "./util.js";
 
 const ROUTES = [
   [/^#\/room\/(\d{6})$/, () => import("./room.js")],
-  [/^#\/join\/([^/]*)$/, () => import("./join.js")],
+  [/^#\/join\/([^/]*)(?:\/([^/]*))?$/, () => import("./join.js")],
   [/^#\/replay\/(\d{6})\/(\d+)$/, () => import("./replay.js")],
   [/^#\/history$/, () => import("./history.js")],
   [/^#\/calc$/, () => import("./calc.js")],

@@ -2,7 +2,7 @@
 // open. The frames come from the server (GET /api/rooms/{number}/hands/{index}/replay), with the
 // hand's record, whose fair deal the page verifies (fairness.js) as `hupai verify` does.
 
-import { api } from "./api.js";
+import { api, recordLink } from "./api.js";
 import { avatarHtml } from "./avatar.js";
 import { boardHtml, fitTable, SHORT_LANDSCAPE, wildHtml, windOf } from "./board.js";
 import { checkRecord, fairBadge, rememberedContribution, showFairDetails, verdictHtml } from "./fairness.js";
@@ -57,7 +57,7 @@ export async function show(root, [number, index]) {
       names,
       reveal: fair,
       verdict: checking,
-      recordLink: `/api/rooms/${number}/hands/${hand}/record?download=1`,
+      recordLink: recordLink(number, hand),
     });
   }
 

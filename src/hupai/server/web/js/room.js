@@ -2,7 +2,7 @@
 // (docs/protocol.md). Everything shown comes from the last `room`, `update`, `hand_end` and
 // `match_end` messages; the page redraws from them.
 
-import { api, currentUser } from "./api.js";
+import { api, currentUser, inviteFor, recordLink } from "./api.js";
 import { avatarHtml } from "./avatar.js";
 import { knows, pick, t } from "./i18n.js";
 import { showNickname } from "./lobby.js";
@@ -34,11 +34,16 @@ export async function show(root, [number]) {
     showNickname(root, () => show(root, [number]));
     return null;
   }
-  const [room, cards] = await Promise.all([api.room(number), api.rulesets(), loadInvite(number)]);
+  const [room, cards] = await Promise.all([api.room(number), api.rulesets()]);
+  if (isPlayer(room, user)) await loadInvite(number); // the invitation is for its players to share
   const labels = Object.fromEntries(cards.map((card) => [card.ruleset, card.labels]));
   const table = new TableClient(root, number, user, room, labels);
   table.connect();
   return () => table.close();
+}
+
+function isPlayer(room, user) {
+  return room.host_id === user.id || room.seats.some((place) => place.user_id === user.id);
 }
 
 class TableClient {
@@ -74,7 +79,8 @@ class TableClient {
 
   connect() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const query = `hand=${this.hand}&since=${this.events}`;
+    const invite = inviteFor(this.number);
+    const query = `hand=${this.hand}&since=${this.events}${invite ? `&invite=${encodeURIComponent(invite)}` : ""}`;
     const socket = new WebSocket(`${scheme}://${location.host}/api/rooms/${this.number}/ws?${query}`);
     this.socket = socket;
     this.contributed = new Set(); // the hands this connection sent a contribution for
@@ -258,7 +264,7 @@ class TableClient {
       names: seatNames(table.names, table.bot_levels),
       reveal,
       verdict: reveal ? this.check(hand) : null,
-      recordLink: reveal ? `/api/rooms/${this.number}/hands/${hand}/record?download=1` : "",
+      recordLink: reveal ? recordLink(this.number, hand) : "",
     });
   }
 
@@ -334,15 +340,14 @@ class TableClient {
     actions.push(`<button type="button" class="link" data-role="leave">${t("room.leave")}</button>`);
     this.root.innerHTML = "";
     const page = html(`<section class="waiting">
-      <h1>${t("room.title")} <span class="room-number" data-role="number">${this.number}</span></h1>
+      <h1>${t("room.title")} <span class="room-number" data-role="number">${this.number}</span>${room.locked ? ` <span class="room-locked" data-role="locked">🔒 ${t("room.locked")}</span>` : ""}</h1>
       <p class="muted">${t("room.share")} · ${escapeHtml(pick(room.rules.zh, room.rules.en))} · ${t("lobby.hands")} ${room.hands}</p>
       <ul class="seats">${seats}</ul>
       <p class="actions">${actions.join(" ")}</p>
-      ${inviteHtml(this.number)}
+      ${inviteHtml(this.number, { host, locked: room.locked, player: mine !== null || host })}
       <details class="rules"><summary>${t("lobby.ruleCard")}</summary>${ruleCardHtml(card)}</details>
     </section>`);
     this.root.append(page);
-    wireInvite(page, this.number);
     const guard = (work) => async () => {
       try {
         this.room = await work();
@@ -351,6 +356,13 @@ class TableClient {
         toast(error.message, "error");
       }
     };
+    wireInvite(page, this.number, {
+      onLock: guard(() => api.lock(this.number, !room.locked)),
+      onNewLink: async () => {
+        await loadInvite(this.number, { renew: true });
+        this.render();
+      },
+    });
     for (const button of page.querySelectorAll("[data-sit]")) button.addEventListener("click", guard(() => api.sit(this.number, Number(button.dataset.sit))));
     for (const button of page.querySelectorAll("[data-bot]")) {
       const level = page.querySelector(`[data-level="${button.dataset.bot}"]`);
