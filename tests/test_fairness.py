@@ -642,7 +642,8 @@ def test_the_page_is_a_verifier_without_hupai_and_shows_the_examples_figures() -
     page = DOC.read_text("utf-8")
     assert "import hupai" not in page and "from hupai" not in page
     assert page.startswith("# Fair deals: `hupai-fair/2` (and `/1`)\n")
-    assert "\n## Checking the actions\n" in page and "\n<!-- tile-flow -->\n" in page
+    assert "\n## Checking the actions\n" in page and "\n### 3. Each action, in order\n" in page
+    assert "<!--" not in page  # the tile flow is merged in, no marker left
     v2, v1 = EXAMPLES["examples_v2"][0], EXAMPLES["examples"][0]
     assert (v2["ruleset"], v2["dealer"], v2["room"], v2["hand"]) == ("nanning", 0, "200358", 2)
     for figure in (v2["commitment_text"], v2["commitment"], v2["key"], v2["wall_hash"], *v2["deal"][:2]):

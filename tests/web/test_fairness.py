@@ -1,7 +1,9 @@
 """Fair deals in the browser (js/fairness.js): the page contributes to each hand's wall, shows the
 commitment's fingerprint at the table with its details, and verifies the hand once it ends — on the
 hand's sheet and in its replay — with Web Crypto. Its verifier agrees with ``hupai verify`` on
-recorded games and on tampered copies of them, word for word."""
+recorded games (``hupai-fair/2`` and ``/1``) and on tampered copies of them: word for word on the deals
+and what ties a hand to its room and place, and on the action it refuses (tileflow.js follows the
+tiles; the engine judges the play)."""
 
 from __future__ import annotations
 
@@ -9,19 +11,22 @@ import copy
 import json
 import re
 import secrets
-import urllib.request
 from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Page, expect
 from typer.testing import CliRunner
 
+from hupai.bots import make_bot
 from hupai.cli import app as cli
-from hupai.game.engine import abandon
+from hupai.game.actions import action_from_dict
+from hupai.game.engine import new_hand
+from hupai.game.fairness import V1_CAVEAT
 from hupai.game.match import Match
-from hupai.game.record import read_record, record_from_match, write_record
-from hupai.replay import verify_record
+from hupai.game.record import apply_action, close_open_window, read_record, record_from_match, write_record
+from hupai.replay import HandVerdict, verify_record
 from hupai.rules import load_ruleset
+from hupai.sim import play_hand
 from hupai.tiles import format_tiles, parse_tiles
 
 from .conftest import Watched
@@ -30,9 +35,9 @@ from .support import create_room_with_bots, enter, play_hand_by_clicking, shoot
 HEX64 = re.compile(r"[0-9a-f]{64}")
 
 
-def fetch_json(url: str) -> Any:
-    with urllib.request.urlopen(url, timeout=10) as response:
-        return json.loads(response.read())
+def fetch_json(page: Page, url: str) -> Any:
+    """JSON the server gives the page's player (a room's records are for its players)."""
+    return page.evaluate("async (url) => (await fetch(url)).json()", url)
 
 
 def details_while_playing(page: Page) -> tuple[str, str]:
@@ -74,10 +79,10 @@ def test_a_hand_is_contributed_to_fingerprinted_and_verified_in_the_page(
     expect(verdict).to_have_attribute("data-verdict", "verified")
     expect(verdict).to_contain_text("牌墙已验证")
     expect(verdict).to_contain_text("你的随机数在牌谱里")
-    record = fetch_json(f"{base_url}api/rooms/{number}/hands/0/record")
+    record = fetch_json(page, f"{base_url}api/rooms/{number}/hands/0/record")
     fair = record["hands"][0]["fair"]
     assert fair["commitment"] == commitment and fair["contributions"][0] == mine
-    assert verify_record(read_record(record)) == [[]]
+    assert [verdict.verified for verdict in verify_record(read_record(record))] == [True]
 
     # After the hand: the secret and every contribution, and the page's own verdict.
     sheet.locator('[data-role="fair-details"]').click()
@@ -110,7 +115,7 @@ def test_a_hand_is_contributed_to_fingerprinted_and_verified_in_the_page(
     shoot(page, "fairness-replay", sizes=("desktop", "portrait"))
 
     # Without Web Crypto (plain http on a LAN address) the page says so and points to hupai verify.
-    insecure = pages.page()
+    insecure = page.context.new_page()  # the same player (the replay is for the room's people)
     insecure.add_init_script("Object.defineProperty(window, 'isSecureContext', { get: () => false })")
     insecure.goto(f"{base_url}#/replay/{number}/0")
     said = insecure.locator('[data-role="fair-verdict"]')
@@ -121,18 +126,29 @@ def test_a_hand_is_contributed_to_fingerprinted_and_verified_in_the_page(
 # --- the page's verifier against hupai verify -------------------------------------------------------
 
 
-def fair_record(preset: str, hands: int = 3, **options: Any) -> dict[str, Any]:
-    """A record of fairly dealt hands, each with a fresh secret and random contributions (some "")
-    and abandoned at once (the verifier looks at the deal and the wall only)."""
+ROOM = "200358"
+
+
+def fair_record(preset: str, hands: int = 3, *, v2: bool = True, **options: Any) -> dict[str, Any]:
+    """A record of fairly dealt hands, as a server's room deals them — ``hupai-fair/2`` for room ROOM
+    (or ``/1``, as rooms made before it) — each with a fresh secret and random contributions (some
+    ""), played out by random bots; written as GET /api/rooms/<n>/record gives it."""
     match = Match(load_ruleset(preset, options), seed=0, seats=("甲", "乙", "丙", "丁"))
     states = []
     for index in range(hands):
         contributions = [secrets.token_hex(32), "", secrets.token_hex(5), secrets.token_hex(32)[: index * 7]]
-        state = match.start_hand(fair_secret=secrets.token_hex(32), contributions=contributions)
-        abandon(state)
+        state = match.start_hand(
+            fair_secret=secrets.token_hex(32),
+            contributions=contributions,
+            fair_room=ROOM if v2 else None,
+            fair_hand=index if v2 else None,
+        )
+        play_hand(state, [make_bot("random", index * 4 + seat) for seat in range(4)])
         match.finish_hand(state)
         states.append(state)
-    return write_record(record_from_match(match, states))
+    data = write_record(record_from_match(match, states))
+    data["room"], data["hand_index"] = ROOM, 0
+    return data
 
 
 def tampered(record: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
@@ -175,6 +191,47 @@ def tampered(record: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     return copies
 
 
+def misplaced(record: dict[str, Any]) -> list[tuple[str, dict[str, Any], bool]]:
+    """Copies of a record whose hands are not where they were dealt, or whose play is not what the
+    tiles allow; each with whether the action the page refuses must be the one the engine refuses."""
+    copies = []
+
+    def changed(name: str, change: Any, *, exact: bool = False) -> None:
+        twin = copy.deepcopy(record)
+        change(twin)
+        copies.append((name, twin, exact))
+
+    def swap(twin: dict[str, Any]) -> None:
+        twin["hands"][0], twin["hands"][1] = twin["hands"][1], twin["hands"][0]
+
+    def never_held(twin: dict[str, Any]) -> None:
+        hand = twin["hands"][1]
+        at = next(index for index, action in enumerate(hand["actions"]) if action["act"] == "discard")
+        state = new_hand(
+            load_ruleset(twin["ruleset"], twin["options"]),
+            dealer=hand["dealer"],
+            deal=[parse_tiles(tiles) for tiles in hand["deal"]],
+            wall=parse_tiles(hand["wall"]),
+        )
+        for action in hand["actions"][:at]:
+            apply_action(state, action_from_dict(action))
+        close_open_window(state)  # as the discard finds the table: every seat still undecided passed
+        held = state.seats[hand["actions"][at]["seat"]].counts
+        hand["actions"][at]["tile"] = format_tiles([next(kind for kind in range(27) if not held[kind])])
+
+    changed("another room", lambda twin: twin.update(room="999999"))
+    changed("no room", lambda twin: twin.pop("room"))
+    changed("another index", lambda twin: twin.update(hand_index=1))
+    changed("an index that is none", lambda twin: twin.update(hand_index="0"))
+    changed("hands swapped", swap)
+    changed("a hand duplicated", lambda twin: twin["hands"].__setitem__(2, copy.deepcopy(twin["hands"][1])))
+    changed("a hand left out", lambda twin: twin["hands"].pop(1))
+    changed("one hand, at its index", lambda twin: twin.update(hands=twin["hands"][2:], hand_index=2))
+    changed("one hand, not at its index", lambda twin: twin.update(hands=twin["hands"][2:], hand_index=1))
+    changed("a discard of a tile never held", never_held, exact=True)
+    return copies
+
+
 PAGE_VERDICTS = """async ([records, families]) => {
   const fairness = await import("/static/js/fairness.js");
   const i18n = await import("/static/js/i18n.js");
@@ -183,12 +240,48 @@ PAGE_VERDICTS = """async ([records, families]) => {
   const out = [];
   for (const [index, record] of records.entries()) {
     const verdicts = await fairness.verifyRecord(record, families[index]);
-    const words = (verdict) => verdict.problems.map(fairness.describeProblem);
-    out.push(verdicts.map((verdict) => (verdict.verified === null ? null : words(verdict))));
+    out.push(verdicts.map((verdict) => verdict.verified === null ? null : {
+      verified: verdict.verified,
+      fair: verdict.problems.filter((problem) => problem.code !== "flow").map(fairness.describeProblem),
+      actions: verdict.problems.filter((problem) => problem.code === "flow" && problem.flow.action !== null)
+        .map((problem) => problem.flow.action),
+      words: verdict.problems.map(fairness.describeProblem),
+      caveats: verdict.caveats.map(fairness.describeCaveat),
+    }));
   }
   i18n.setLanguage(before);
   return out;
 }"""
+
+# What `hupai verify` says of a hand's play (the engine's), as against its deal and its place.
+PLAY = re.compile(
+    r"(action \d+ \(|the record stops before the hand is over|the dealer is seat|the hand follows the end"
+    r"|deal \+ wall must be|seat \d is dealt)"
+)
+ACTION = re.compile(r"action (\d+) \(")
+
+
+def agree(verdict: HandVerdict, in_page: dict[str, Any] | None, *, exact: bool, where: Any) -> None:
+    """The page's verdict on a hand is hupai verify's: verified or not, the same words on the deal and
+    the hand's place, the same caveats; and its play refused where the engine refuses it — at the same
+    action (``exact``), or never before the engine (the page judges no win: it may let a 胡 pass that
+    the engine refuses, and then refuse what follows it) — but for the dealer of a hand after the
+    first, which only the engine checks."""
+    if verdict.verified is None:
+        assert in_page is None, where
+        return
+    assert in_page is not None, where
+    # Which seat deals next follows from how the hand before was won (Nanjing's 比下胡 from its score):
+    # the page does not judge it.
+    judged = [problem for problem in verdict.problems if not problem.startswith("the dealer is seat")]
+    assert in_page["verified"] is not judged, (where, in_page["words"], verdict.problems)
+    assert in_page["fair"] == [problem for problem in verdict.problems if not PLAY.match(problem)], where
+    assert in_page["caveats"] == verdict.caveats, where
+    engine = [int(found.group(1)) for problem in verdict.problems if (found := ACTION.match(problem))]
+    if exact:
+        assert in_page["actions"] == engine, (where, in_page["words"], verdict.problems)
+    elif in_page["actions"]:
+        assert engine and engine[0] <= in_page["actions"][0], (where, in_page["words"], verdict.problems)
 
 
 def test_the_page_verifier_agrees_with_hupai_verify(page: Page, base_url: str, tmp_path: Path) -> None:
@@ -196,7 +289,7 @@ def test_the_page_verifier_agrees_with_hupai_verify(page: Page, base_url: str, t
     number = create_room_with_bots(page, preset="nanning")
     page.click('[data-role="start"]')
     play_hand_by_clicking(page)
-    played = fetch_json(f"{base_url}api/rooms/{number}/record")  # as recorded by the server
+    played = fetch_json(page, f"{base_url}api/rooms/{number}/record")  # as recorded by the server
     assert "fair" in played["hands"][0]
     originals = [
         ("nanning", played),
@@ -206,20 +299,43 @@ def test_the_page_verifier_agrees_with_hupai_verify(page: Page, base_url: str, t
     ]
     seeded = json.loads(json.dumps(played))  # a hand dealt from a seed carries no fair deal
     del seeded["hands"][0]["fair"]
-    cases = [(family, "as recorded", record) for family, record in originals]
-    cases += [(family, name, copied) for family, record in originals[:2] for name, copied in tampered(record)]
-    cases.append(("nanning", "from a seed", seeded))
-    records = [record for _, _, record in cases]
-    families = [family for family, _, _ in cases]
+    old = fair_record("nanning", v2=False)  # a room from before hupai-fair/2
+    cases = [(family, "as recorded", record, False) for family, record in originals]
+    cases.append(("nanning", "hupai-fair/1", old, False))
+    cases += [
+        (family, name, copied, False) for family, record in originals[:2] for name, copied in tampered(record)
+    ]
+    cases += [
+        (family, name, copied, exact)
+        for family, record in originals[1:]
+        for name, copied, exact in misplaced(record)
+    ]
+    cases += [("nanning", name, copied, exact) for name, copied, exact in misplaced(old)]
+    cases.append(("nanning", "from a seed", seeded, False))
+    records = [record for _, _, record, _ in cases]
+    families = [family for family, _, _, _ in cases]
     in_page = page.evaluate(PAGE_VERDICTS, [records, families])
-    for (family, name, record), verdicts in zip(cases, in_page, strict=True):
+    for (family, name, record, exact), verdicts in zip(cases, in_page, strict=True):
         expected = verify_record(read_record(record))
-        assert verdicts == expected, (family, name)
-        if name == "as recorded":
-            assert verdicts == [[]] * len(record["hands"])
-        elif name != "from a seed":
-            assert verdicts[0], (family, name)  # the tampered hand fails, with the same reasons …
-            assert all(later == [] for later in verdicts[1:])  # … and only that hand
+        assert len(verdicts) == len(expected), (family, name)
+        for hand, (verdict, seen) in enumerate(zip(expected, verdicts, strict=True)):
+            agree(verdict, seen, exact=exact, where=(family, name, hand))
+        fails = [seen is not None and not seen["verified"] for seen in verdicts]
+        if name in ("as recorded", "hupai-fair/1", "one hand, at its index"):
+            assert not any(fails), (family, name)
+            caveats = [V1_CAVEAT] if record["hands"][0]["fair"]["algorithm"] == "hupai-fair/1" else []
+            assert all(seen["caveats"] == caveats for seen in verdicts), (family, name)
+        elif name == "from a seed":
+            assert verdicts == [None]
+        elif name in {name for name, _ in tampered(old)}:
+            assert fails == [True] + [False] * (len(fails) - 1), (family, name)  # that hand, and only it
+        elif (
+            record["hands"][0]["fair"]["algorithm"] == "hupai-fair/2"
+            or name == "a discard of a tile never held"
+        ):
+            assert any(fails), (family, name)
+        else:  # hupai-fair/1 cannot tell where a hand belongs: the caveat says so
+            assert not any(fails), (family, name)
 
     # `hupai verify` on a tampered copy says what is wrong, as the page does.
     name, broken = tampered(played)[0]

@@ -1,15 +1,24 @@
-// Fair deals (docs/fairness.md, algorithm hupai-fair/1): this player's random contribution to each
-// hand's wall, the fingerprint at the table with its details, and the verifier — an exact port of
-// hupai.game.fairness.verify_deal on Web Crypto — for the table, the hand's sheet and replays. What
-// it finds is what `hupai verify` finds, in the same words (translated).
+// Fair deals (docs/fairness.md, algorithms hupai-fair/2 and hupai-fair/1 before it): this player's
+// random contribution to each hand's wall, the fingerprint at the table with its details, and the
+// verifier — a port of hupai.replay.verify_record on Web Crypto — for the table, the hand's sheet and
+// replays: each hand's deal, what ties a hupai-fair/2 hand to its room and place in the match, and
+// the tiles of every action (tileflow.js). What it finds of the deals is what `hupai verify` finds,
+// in the same words (translated); of the actions, the action and what its tiles do not allow.
 
 import { infoDialog } from "./dialog.js";
 import { t } from "./i18n.js";
+import { checkRecord as checkTileFlow, formatTiles, readTiles, rulesFor, tileCode } from "./tileflow.js";
 import { escapeHtml } from "./util.js";
 
-export const ALGORITHM = "hupai-fair/1";
+export { formatTiles, readTiles, tileCode };
+
+export const ALGORITHM_V1 = "hupai-fair/1";
+export const ALGORITHM_V2 = "hupai-fair/2";
+export const ALGORITHM = ALGORITHM_V2; // what new rooms deal with
+const ALGORITHMS = [ALGORITHM_V1, ALGORITHM_V2];
 const HEX64 = /^[0-9a-f]{64}$/;
 const CONTRIBUTION = /^[0-9a-f]{0,64}$/;
+const ROOM = /^[0-9]{1,32}$/;
 const SEATS = 4;
 
 // --- contributing -------------------------------------------------------------------------------
@@ -94,62 +103,25 @@ export function fingerprint(digest) {
   return `${digest.slice(0, 8)} ${digest.slice(8, 16)}`;
 }
 
-export async function commitmentOf(secret) {
-  return toHex(await sha256(fromHex(secret)));
-}
-
-// --- tiles: ids as in src/hupai/tiles.py (m 0-8, p 9-17, s 18-26, z 27-33, flowers 34-41) --------------
-
-const FIRST = { m: 0, p: 9, s: 18, z: 27, f: 34 };
-const RANKS = { m: 9, p: 9, s: 9, z: 7, f: 8 };
-const LETTERS = "mpszf";
-
-function letterOf(tile) {
-  return tile < 27 ? LETTERS[Math.floor(tile / 9)] : tile < 34 ? "z" : "f";
-}
-
-export function tileCode(tile) {
-  return `${tile - FIRST[letterOf(tile)] + 1}${letterOf(tile)}`;
-}
-
-// Notation to tile ids, strictly (a record with anything else is not read).
-export function readTiles(text) {
-  if (typeof text !== "string" || !/^(\d+[mpszf])*$/.test(text)) throw new Error(`not tile notation: ${String(text).slice(0, 40)}`);
-  const tiles = [];
-  for (const [, digits, letter] of text.matchAll(/(\d+)([mpszf])/g)) {
-    for (const digit of digits) {
-      const rank = Number(digit);
-      if (rank < 1 || rank > RANKS[letter]) throw new Error(`no tile ${digit}${letter}`);
-      tiles.push(FIRST[letter] + rank - 1);
-    }
-  }
-  return tiles;
-}
-
-// Tile ids in notation, consecutive tiles of one suit sharing their letter (format_tiles).
-export function formatTiles(tiles) {
-  let text = "";
-  tiles.forEach((tile, index) => {
-    text += String(tile - FIRST[letterOf(tile)] + 1);
-    if (index === tiles.length - 1 || letterOf(tiles[index + 1]) !== letterOf(tile)) text += letterOf(tile);
-  });
-  return text;
+// hupai-fair/2 (a room and a hand's index given): SHA-256 of "hupai-fair/2|room|hand|secret" as text;
+// hupai-fair/1 (neither): SHA-256 of the secret's 32 bytes.
+export async function commitmentOf(secret, room = null, hand = null) {
+  if (room === null && hand === null) return toHex(await sha256(fromHex(secret)));
+  return toHex(await sha256(encoder.encode([ALGORITHM_V2, room, String(hand), secret].join("|"))));
 }
 
 // A rule set's whole tile set (RuleSet.tile_set), by its name and options; null for one unknown here.
 export function ruleTiles(family, options = {}) {
-  const kinds = { nanjing: 34, nanning: 34, enshi: options.honours ? 34 : 27 }[family];
-  if (kinds === undefined) return null;
-  const tiles = [];
-  for (let kind = 0; kind < kinds; kind += 1) tiles.push(kind, kind, kind, kind);
-  if (family === "nanjing") for (let flower = 34; flower < 42; flower += 1) tiles.push(flower);
-  return tiles;
+  const rules = rulesFor(family, options);
+  return rules ? rules.tiles : null;
 }
 
 // --- the algorithm (steps 1-5 of docs/fairness.md) -----------------------------------------------------
 
-async function shuffleKey(secret, contributions) {
-  return sha256(encoder.encode([ALGORITHM, secret, ...contributions].join("|")));
+// The key: hupai-fair/2 with the room and the hand's index, hupai-fair/1 without.
+async function shuffleKey(secret, contributions, room = null, hand = null) {
+  const head = room === null && hand === null ? [ALGORITHM_V1, secret] : [ALGORITHM_V2, room, String(hand), secret];
+  return sha256(encoder.encode([...head, ...contributions].join("|")));
 }
 
 // 32-bit numbers from SHA-256(key || counter) for counter 0, 1, 2, … (8 bytes, big-endian).
@@ -187,9 +159,9 @@ class Numbers {
   }
 }
 
-export async function fairOrder(tiles, secret, contributions) {
+export async function fairOrder(tiles, secret, contributions, room = null, hand = null) {
   const order = [...tiles].sort((a, b) => a - b);
-  const numbers = new Numbers(await shuffleKey(secret, contributions));
+  const numbers = new Numbers(await shuffleKey(secret, contributions, room, hand));
   for (let position = order.length - 1; position > 0; position -= 1) {
     const other = await numbers.below(position + 1);
     [order[position], order[other]] = [order[other], order[position]];
@@ -209,15 +181,20 @@ export function dealingOrder(dealer, deal, wall) {
 }
 
 // What does not match (empty when the hand verifies), as verify_deal: each problem a `code` and its
-// `params`, for describeProblem().
+// `params`, for describeProblem(). A hupai-fair/2 deal is checked with the room and index it names
+// (whether they are the record's is verifyRecord's to say).
 export async function verifyDeal(tiles, dealer, deal, wall, fair) {
   const problems = [];
-  const digest = await commitmentOf(fair.secret);
+  const placed = fair.algorithm === ALGORITHM_V2;
+  const room = placed ? fair.room : null;
+  const hand = placed ? fair.hand : null;
+  const digest = await commitmentOf(fair.secret, room, hand);
   if (digest !== fair.commitment) {
-    problems.push({ code: "commitment", params: { hash: fingerprint(digest), commitment: fingerprint(fair.commitment) } });
+    const params = { hash: fingerprint(digest), commitment: fingerprint(fair.commitment) };
+    problems.push(placed ? { code: "commitment2", params: { ...params, room, hand } } : { code: "commitment", params });
   }
   const played = dealingOrder(dealer, deal, wall);
-  const expected = await fairOrder(tiles, fair.secret, fair.contributions);
+  const expected = await fairOrder(tiles, fair.secret, fair.contributions, room, hand);
   if (played.length !== expected.length) {
     problems.push({ code: "count", params: { played: played.length, expected: expected.length } });
   } else {
@@ -237,10 +214,18 @@ export async function verifyDeal(tiles, dealer, deal, wall, fair) {
 // The shape of a record's `fair` object (FairDeal.from_dict): the reason it cannot be read, or null.
 function shapeProblem(fair) {
   if (!fair || typeof fair !== "object" || Array.isArray(fair)) return "'fair' is an object";
-  const known = ["algorithm", "commitment", "wall_hash", "secret", "contributions"];
+  if (!ALGORITHMS.includes(fair.algorithm)) {
+    return `'fair.algorithm' is ${ALGORITHMS.map((name) => `'${name}'`).join(" or ")}, not ${typeof fair.algorithm === "string" ? `'${fair.algorithm}'` : JSON.stringify(fair.algorithm)}: an algorithm hupai knows`;
+  }
+  const known = fair.algorithm === ALGORITHM_V1
+    ? ["algorithm", "commitment", "wall_hash", "secret", "contributions"]
+    : ["algorithm", "room", "hand", "commitment", "wall_hash", "secret", "contributions"];
   const unknown = Object.keys(fair).filter((key) => !known.includes(key)).sort();
-  if (unknown.length) return `'fair' has unknown fields: ${unknown.join(", ")}`;
-  if (fair.algorithm !== ALGORITHM) return `'fair.algorithm' is '${ALGORITHM}', not '${fair.algorithm}'`;
+  if (unknown.length) return `'fair' has unknown fields for ${fair.algorithm}: ${unknown.join(", ")} (it has ${known.join(", ")})`;
+  if (fair.algorithm === ALGORITHM_V2) {
+    if (typeof fair.room !== "string" || !ROOM.test(fair.room)) return "'fair.room' is a room number: 1 to 32 digits 0-9, as a string";
+    if (!Number.isInteger(fair.hand) || fair.hand < 0) return "'fair.hand' is the hand's index in its match: a whole number from 0";
+  }
   const given = fair.contributions;
   if (!Array.isArray(given) || given.length !== SEATS || !given.every((value) => typeof value === "string" && CONTRIBUTION.test(value))) {
     return `'fair.contributions' lists ${SEATS} strings of 0 to 64 lowercase hex digits`;
@@ -251,46 +236,122 @@ function shapeProblem(fair) {
   return null;
 }
 
-// Every hand of a hupai-record/1 checked: per hand `verified` (true, false, or null when the hand
-// carries no fair deal — dealt from a seed, as in rooms made before fair deals), its `problems`, its
-// `commitment`, and `mine`: whether the contribution this browser remembers sending for it (in room
-// `room`) is in the record (null when it remembers none). `family` names the rule set (its tiles).
+// A value as Python's json.dumps writes it, for the words that quote a record's field.
+function quoted(value) {
+  return value === undefined ? "null" : JSON.stringify(value);
+}
+
+// Every hand of a hupai-record/1 checked, as verify_record does: per hand `verified` (true; false; or
+// null when the hand carries no fair deal — dealt from a seed, as in rooms made before fair deals —
+// and its actions show nothing wrong), its `problems`, its `caveats` (true statements that do not fail
+// it: what hupai-fair/1 cannot show), its `algorithm` and `commitment`, and `mine`: whether the
+// contribution this browser remembers sending for it (in room `room`) is in the record (null when it
+// remembers none). `family` names the rule set (its tiles and how they move).
+//
+// A hand's index in its match is the record's `hand_index` (0 if absent: a match record) plus its
+// position. A hupai-fair/2 hand must name the record's `room` and its own index, stand after the hand
+// before it, and share its commitment and secret with no other hand.
 export async function verifyRecord(record, family, { room = null } = {}) {
   const hands = Array.isArray(record && record.hands) ? record.hands : [];
-  const single = hands.length === 1 && Number.isInteger(record.hand_index);
-  const tiles = ruleTiles(family, record.options || {});
+  const written = record && record.hand_index !== undefined ? record.hand_index : 0;
+  const indexed = Number.isInteger(written) && written >= 0;
+  const first = indexed ? written : 0;
+  const context = {
+    room,
+    recordRoom: record ? record.room : undefined,
+    placing: indexed ? null : { code: "handIndex", params: { value: quoted(written) } },
+    tiles: ruleTiles(family, (record && record.options) || {}),
+    flows: checkTileFlow(record, family),
+    commitments: new Map(),
+    secrets: new Map(),
+    lastPlaced: null, // the last hupai-fair/2 hand's own index
+  };
   const verdicts = [];
   for (const [position, hand] of hands.entries()) {
-    const index = single ? record.hand_index : position;
-    verdicts.push(await verifyHand(hand, tiles, room, index));
+    const flow = context.flows ? context.flows[position] : null;
+    verdicts.push(await verifyHand(hand, first + position, flow, context));
   }
   return verdicts;
 }
 
-async function verifyHand(hand, tiles, room, index) {
+// The problems of a hand's play (tileflow.js), each for describeProblem().
+function flowProblems(flow) {
+  return (flow || []).map((problem) => ({ code: "flow", params: {}, flow: problem }));
+}
+
+async function verifyHand(hand, index, flow, context) {
+  const played = flowProblems(flow);
   const fair = hand && hand.fair;
-  if (!fair || !hand.deal || !hand.wall) return { verified: null, problems: [], commitment: null, mine: null };
+  const none = { verified: played.length ? false : null, problems: played, caveats: [], algorithm: null, commitment: null, mine: null };
+  if (!fair || !hand.deal || !hand.wall) return none;
   const shape = shapeProblem(fair);
-  if (shape) return { verified: false, problems: [{ code: "shape", params: { what: shape } }], commitment: null, mine: null };
-  const remembered = room === null ? null : rememberedContribution(room, index, fair.commitment);
+  if (shape) return { ...none, verified: false, problems: [{ code: "shape", params: { what: shape } }] };
+  const remembered = context.room === null ? null : rememberedContribution(context.room, index, fair.commitment);
   const mine = remembered === null ? null : fair.contributions.includes(remembered);
-  if (!tiles) return { verified: false, problems: [{ code: "rules", params: {} }], commitment: fair.commitment, mine };
+  const facts = { algorithm: fair.algorithm, commitment: fair.commitment, mine };
+  if (!context.tiles) return { ...facts, verified: false, problems: [{ code: "rules", params: {} }], caveats: [] };
   let deal;
   let wall;
   try {
     deal = hand.deal.map(readTiles);
     wall = readTiles(hand.wall);
   } catch (error) {
-    return { verified: false, problems: [{ code: "shape", params: { what: error.message } }], commitment: fair.commitment, mine };
+    return { ...facts, verified: false, problems: [{ code: "shape", params: { what: error.message } }], caveats: [] };
   }
-  const problems = await verifyDeal(tiles, hand.dealer, deal, wall, fair);
+  const problems = await verifyDeal(context.tiles, hand.dealer === undefined ? 0 : hand.dealer, deal, wall, fair);
+  const caveats = [];
+  if (fair.algorithm === ALGORITHM_V1) {
+    caveats.push({ code: "v1", params: {} });
+  } else {
+    problems.push(...placingProblems(fair, index, context));
+    problems.push(...repeated(fair.commitment, "commitment", context.commitments, index));
+    problems.push(...repeated(fair.secret, "secret", context.secrets, index));
+    context.lastPlaced = fair.hand;
+  }
+  problems.push(...played);
   if (mine === false) problems.push({ code: "mine", params: {} });
-  return { verified: problems.length === 0, problems, commitment: fair.commitment, mine };
+  return { ...facts, verified: problems.length === 0, problems, caveats };
 }
 
-// One problem in the player's words (in English exactly as `hupai verify` says it).
+// A hupai-fair/2 hand is the record's own: dealt for its room, at the place in the match where the
+// record has it, after the hand before it.
+function placingProblems(fair, index, context) {
+  const problems = context.placing ? [context.placing] : [];
+  const room = context.recordRoom;
+  if (typeof room !== "string") problems.push({ code: "noRoom", params: { value: quoted(room), room: fair.room } });
+  else if (fair.room !== room) problems.push({ code: "room", params: { room: fair.room, record: room } });
+  if (fair.hand !== index) problems.push({ code: "index", params: { hand: fair.hand, n: fair.hand + 1, index, at: index + 1 } });
+  if (context.lastPlaced !== null && fair.hand <= context.lastPlaced) {
+    problems.push({ code: "outOfOrder", params: { hand: fair.hand, before: context.lastPlaced } });
+  }
+  return problems;
+}
+
+// A commitment or a secret is one hand's: a second hand with it was copied.
+function repeated(value, name, seen, index) {
+  if (seen.has(value)) {
+    const earlier = seen.get(value);
+    return [{ code: name === "secret" ? "repeatedSecret" : "repeatedCommitment", params: { hand: earlier, n: earlier + 1 } }];
+  }
+  seen.set(value, index);
+  return [];
+}
+
+// One problem in the player's words (in English as `hupai verify` says it, for the deal and what ties
+// a hand to its room and place; a refused action is named as `hupai verify` names it: by its index in
+// the hand's `actions`, counting from 0, and as the record writes it).
 export function describeProblem(problem) {
+  if (problem.code === "flow") {
+    const found = problem.flow;
+    const what = t(`fair.flow.${found.code}`, found.params);
+    return found.action === null ? what : t("fair.problem.action", { n: found.action, act: found.shown, what });
+  }
   return t(`fair.problem.${problem.code}`, problem.params);
+}
+
+// A caveat in the player's words (in English exactly as `hupai verify` says it).
+export function describeCaveat(caveat) {
+  return t(`fair.caveat.${caveat.code}`, caveat.params);
 }
 
 // --- what the page shows ----------------------------------------------------------------------------
@@ -303,8 +364,18 @@ export function fairBadge(facts) {
   return `<button type="button" class="fair-badge" data-role="fair-badge" title="${t("fair.badgeTitle")}" aria-label="${t("fair.badgeTitle")} ${facts.commitment.slice(0, 8)}">${LOCK}<span>${facts.commitment.slice(0, 8)}</span></button>`;
 }
 
+// What a verdict cannot show (hupai-fair/1), as the line's tooltip, or in full with `caveats`.
+function caveatsHtml(verdict, full) {
+  const caveats = (verdict.caveats || []).map(describeCaveat);
+  if (!caveats.length) return { title: "", list: "" };
+  const title = ` title="${escapeHtml(caveats.join(" "))}"`;
+  const list = full ? `<ul class="fair-caveats muted" data-role="fair-caveats">${caveats.map((words) => `<li>${escapeHtml(words)}</li>`).join("")}</ul>` : "";
+  return { title, list };
+}
+
 // A verdict in one line: ✓ verified, ✗ not, or not verifiable (no fair deal, or no Web Crypto here).
-export function verdictHtml(verdict, { details = false } = {}) {
+// With `caveats` what the verdict cannot show follows in full (else it is the line's tooltip).
+export function verdictHtml(verdict, { details = false, caveats = false } = {}) {
   const button = details ? ` <button type="button" class="link" data-role="fair-details">${t("fair.details")}</button>` : "";
   if (!verdict) return `<span class="fair-verdict" data-role="fair-verdict" data-verdict="checking">${t("fair.checking")}</span>`;
   if (verdict.insecure) {
@@ -313,12 +384,13 @@ export function verdictHtml(verdict, { details = false } = {}) {
   if (verdict.verified === null) {
     return `<span class="fair-verdict unknown" data-role="fair-verdict" data-verdict="none">${t("fair.notVerifiable")}</span>`;
   }
+  const noted = caveatsHtml(verdict, caveats);
   if (verdict.verified) {
     const mine = verdict.mine ? ` · ${t("fair.mineIn")}` : "";
-    return `<span class="fair-verdict ok" data-role="fair-verdict" data-verdict="verified">${LOCK} ${t("fair.verified")} ✓${mine}</span>${button}`;
+    return `<span class="fair-verdict ok" data-role="fair-verdict" data-verdict="verified"${noted.title}>${LOCK} ${t("fair.verified")} ✓${mine}</span>${button}${noted.list}`;
   }
   const problems = verdict.problems.map((problem) => `<li>${escapeHtml(describeProblem(problem))}</li>`).join("");
-  return `<span class="fair-verdict bad" data-role="fair-verdict" data-verdict="failed">✗ ${t("fair.failed")}</span>${button}<ul class="fair-problems" data-role="fair-problems">${problems}</ul>`;
+  return `<span class="fair-verdict bad" data-role="fair-verdict" data-verdict="failed"${noted.title}>✗ ${t("fair.failed")}</span>${button}<ul class="fair-problems" data-role="fair-problems">${problems}</ul>${noted.list}`;
 }
 
 // The verdict of one stored hand's record, or why there is none: {insecure} without Web Crypto.
@@ -366,7 +438,7 @@ export function showFairDetails({ title, hand, names, reveal = null, verdict = n
   if (reveal && verdict) {
     Promise.resolve(verdict).then((found) => {
       const box = modal.querySelector('[data-role="fair-check"]');
-      if (box) box.innerHTML = verdictHtml(found);
+      if (box) box.innerHTML = verdictHtml(found, { caveats: true });
     });
   }
   return modal;
