@@ -246,3 +246,25 @@ def test_the_random_bot_picks_what_random_choice_picks() -> None:
         for size in range(1, 40):
             legal = [Pass(seat=seat % 4) for seat in range(size)]
             assert bot.choose(seen, legal) is reference.choice(legal)
+
+
+def test_a_claim_that_needs_a_laizi_for_a_missing_tile_is_weighed_not_crashed_on() -> None:
+    """Enshi with ``laizi_in_melds``: a chow may take a 赖子 for a tile the hand lacks (the engine fills
+    it so); the efficiency bot weighs that chow with one wildcard fewer — it used to count the missing
+    tile down to -1 and crash. A claim the hand cannot make at all is never better than now."""
+    from hupai.bots.simple import NO_CLAIM, after_claim, after_discard
+    from hupai.tiles import parse_tiles
+
+    counts = [0] * 34
+    for tile in parse_tiles("13m456p789s1z"):  # and a 赖子: ten tiles, waiting
+        counts[tile] += 1
+    before = list(counts)
+    # a chow of the discard 2m... with 1m and 3m is natural; one of 4m by 3m and a 赖子 for 5m is not
+    after = after_claim(counts, parse_tiles("3m5m"), jokers=1)
+    assert counts == before  # the hand is given back as it was
+    rest = list(counts)
+    rest[parse_tiles("3m")[0]] -= 1  # 3m and the 赖子 go into the chow; then a discard is due
+    expected = min(after_discard(rest, kind) for kind in range(34) if rest[kind])
+    assert after == expected
+    assert after_claim(counts, parse_tiles("5m6m"), jokers=0) == NO_CLAIM  # no 5m, no 6m, no 赖子
+    assert counts == before

@@ -37,6 +37,9 @@ class RandomBot:
         return legal[pick]
 
 
+NO_CLAIM = 99  # the shanten after a claim the hand cannot make (worse than any hand's)
+
+
 def first_of(legal: Sequence[Action], kind: type) -> Action | None:
     return next((action for action in legal if isinstance(action, kind)), None)
 
@@ -110,10 +113,18 @@ class EfficiencyBot:
 
 
 def after_claim(counts: list[int], used: Sequence[int], *, jokers: int = 0) -> int:
-    """Shanten after a claim that takes the ``used`` tiles from hand, then the best discard."""
+    """Shanten after a claim that takes the ``used`` tiles from hand, then the best discard. A tile
+    the hand lacks is a 赖子 standing in for it (Enshi's ``laizi_in_melds``)."""
+    taken = []
     for tile in used:
-        counts[tile] -= 1
+        if counts[tile] > 0:
+            counts[tile] -= 1
+            taken.append(tile)
+        else:
+            jokers -= 1
     try:
+        if jokers < 0:  # not a claim this hand can make: never better than now
+            return NO_CLAIM
         if (sum(counts) + jokers) % 3 == 2:  # a pung or chow: now a discard is due
             options = [
                 after_discard(counts, kind, jokers=jokers) for kind in range(len(counts)) if counts[kind]
@@ -121,7 +132,7 @@ def after_claim(counts: list[int], used: Sequence[int], *, jokers: int = 0) -> i
             return min(options) if options else shanten(counts, jokers=jokers)
         return shanten(counts, jokers=jokers)
     finally:
-        for tile in used:
+        for tile in taken:
             counts[tile] += 1
 
 
