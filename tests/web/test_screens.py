@@ -23,7 +23,7 @@ from .support import (
 # An interface key shown as it is (t() gives the key back when it has no words).
 RAW_KEY = re.compile(
     r"\b(?:nav|lobby|table|room|calc|voice|avatar|game|history|summary|end|act|bot|pace|card|refusal|"
-    r"phrase|social|seat|dissolve|fair|replay|common|error|field)\.[a-zA-Z]+\b"
+    r"phrase|social|seat|dissolve|fair|replay|common|error|field|invite|join|watchers)\.[a-zA-Z]+\b"
 )
 NOTATION = re.compile(r"\b\d+[mpszf]\b")  # "66m", "8s": tiles written instead of drawn
 MIN_REPLAY_TILE = 20  # CSS px, on a phone held sideways
