@@ -428,9 +428,10 @@ class Chaos:
             base = f"http://127.0.0.1:{self.servers[index % 3].port}"
             tokens = [call(base, "/api/guest", {"name": f"玩家{index}-{seat}"})["token"] for seat in range(4)]
             room = {"preset": self.args.preset, "hands": HANDS, "claim_seconds": 0.2}
-            number = call(base, "/api/rooms", room, tokens[0])["number"]
+            opened = call(base, "/api/rooms", room, tokens[0])
+            number, invite = opened["number"], opened["invite"]
             for token in tokens[1:]:
-                call(base, f"/api/rooms/{number}/sit", {}, token)
+                call(base, f"/api/rooms/{number}/sit", {"invite": invite}, token)
                 call(base, f"/api/rooms/{number}/ready", {"ready": True}, token)
             call(base, f"/api/rooms/{number}/start", {}, tokens[0])
             rooms.append(Room(number, tokens))
@@ -577,7 +578,8 @@ class Chaos:
             if any(client.summary is None for client in room.clients):
                 phase.checks.append(f"{label}: a match did not end for every client")
                 continue
-            phase.checks += self._check_against_record(room, call(base, f"/api/rooms/{room.number}/record"))
+            record = call(base, f"/api/rooms/{room.number}/record", token=room.tokens[0])  # the host reads it
+            phase.checks += self._check_against_record(room, record)
 
     @staticmethod
     def _check_against_record(room: Room, record: dict[str, Any]) -> list[str]:

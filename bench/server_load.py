@@ -157,9 +157,10 @@ def open_room(base: str, index: int) -> tuple[str, list[str]]:
     """A started 16-hand room with four guests in it; returns its number and their tokens."""
     tokens = [call(base, "/api/guest", {"name": f"玩家{index}-{seat}"})["token"] for seat in range(4)]
     room = {"preset": "nanjing", "hands": 16, "claim_seconds": CLAIM_SECONDS}
-    number = call(base, "/api/rooms", room, tokens[0])["number"]
+    opened = call(base, "/api/rooms", room, tokens[0])
+    number, invite = opened["number"], opened["invite"]
     for token in tokens[1:]:
-        call(base, f"/api/rooms/{number}/sit", {}, token)
+        call(base, f"/api/rooms/{number}/sit", {"invite": invite}, token)
         call(base, f"/api/rooms/{number}/ready", {"ready": True}, token)
     call(base, f"/api/rooms/{number}/start", {}, tokens[0])
     return number, tokens

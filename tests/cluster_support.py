@@ -24,7 +24,7 @@ from sqlalchemy import create_engine, text
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.sync.client import connect as ws_connect
 
-from .server_support import Answers, free_port, randomly, running_server
+from .server_support import INVITES, Answers, free_port, randomly, running_server
 
 LEASE_SECONDS = 2.0  # short leases: takeovers within seconds
 RECV_SECONDS = 10.0  # a socket silent this long is given up and opened again (elsewhere)
@@ -161,7 +161,12 @@ class Player(threading.Thread):
             port = self._next_port()
             hand = max(self.events, default=-1)
             since = len(self.events.get(hand, []))
-            address = f"ws://127.0.0.1:{port}/api/rooms/{self.number}/ws?token={self.token}&hand={hand}&since={since}"
+            address = (
+                f"ws://127.0.0.1:{port}/api/rooms/{self.number}/ws?token={self.token}&hand={hand}&since={since}"
+                + (
+                    f"&invite={INVITES[self.number]}" if self.number in INVITES else ""
+                )  # a spectator's way in
+            )
             try:
                 with ws_connect(address, open_timeout=3) as connection:
                     if self.want_hints:

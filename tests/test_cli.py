@@ -232,11 +232,13 @@ def test_serve_lan_listens_where_friends_reach_it_and_invites_with_that_address(
             data=b'{"preset": "nanjing"}',
             headers={"Content-Type": "application/json", "Authorization": f"Bearer {token}"},
         )
-        number = json.loads(urllib.request.urlopen(request, timeout=5).read())["number"]
-        local = json.loads(
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/rooms/{number}/invite").read()
+        opened = json.loads(urllib.request.urlopen(request, timeout=5).read())
+        number, invite = opened["number"], opened["invite"]
+        asked = urllib.request.Request(
+            f"http://127.0.0.1:{port}/api/rooms/{number}/invite", headers={"Authorization": f"Bearer {token}"}
         )
-        assert local == {"link": f"{urls[0]}#/join/{number}", "reachable": True}
+        local = json.loads(urllib.request.urlopen(asked).read())
+        assert local == {"link": f"{urls[0]}#/join/{number}/{invite}", "reachable": True}
     finally:
         server.terminate()
         server.wait(timeout=30)

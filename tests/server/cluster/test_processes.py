@@ -44,7 +44,7 @@ def seat_four(servers: list[Server], **room: Any) -> tuple[str, list[str]]:
         call(servers[i % len(servers)].port, "/api/guest", {"name": f"玩家{i}"})["token"] for i in range(4)
     ]
     host = servers[0].port
-    number = call(host, "/api/rooms", {"preset": "nanjing", "hands": HANDS, **room}, tokens[0])["number"]
+    number = opened(call(host, "/api/rooms", {"preset": "nanjing", "hands": HANDS, **room}, tokens[0]))
     for index, token in enumerate(tokens[1:], start=1):
         port = servers[index % len(servers)].port
         call(port, f"/api/rooms/{number}/sit", invited(number), token)
