@@ -59,8 +59,12 @@ def test_a_stranger_with_only_the_number_finds_nothing_to_enter(client: TestClie
     assert code(client.get(f"/api/rooms/{number}", headers=stranger)) == "invite_needed"
     sat = client.post(f"/api/rooms/{number}/sit", json={}, headers=stranger)
     assert sat.status_code == 403 and code(sat) == "invite_needed"
-    wrong = client.post(f"/api/rooms/{number}/sit", json={"invite": "x" * 22}, headers=stranger)
-    assert wrong.status_code == 403 and code(wrong) == "invite_needed"
+    for guess in ("x" * 22, "邀请" * 11, "\x00"):  # whatever a client sends is an answer, never a 500
+        wrong = client.post(f"/api/rooms/{number}/sit", json={"invite": guess}, headers=stranger)
+        assert wrong.status_code == 403 and code(wrong) == "invite_needed", guess
+        seen = client.get(f"/api/rooms/{number}", params={"invite": guess}, headers=stranger)
+        assert seen.status_code == 403, guess
+    assert refused_socket(client, number, stranger, invite="%E9%82%80") == "invite_needed"
     assert refused_socket(client, number, stranger) == "invite_needed"
     for path in ("record", "hands", "hands/0/record", "hands/0/replay", "invite", "qr.svg"):
         assert client.get(f"/api/rooms/{number}/{path}", headers=stranger).status_code == 403, path

@@ -53,5 +53,7 @@ def admit(room: Room, user_id: int | None, invite: str | None, purpose: Purpose)
 
 
 def invite_matches(room: Room, invite: str | None) -> bool:
+    """Compared as UTF-8 bytes: ``compare_digest`` refuses a str with other than ASCII in it, and an
+    invitation is whatever a client sent."""
     token = room.invite_token
-    return bool(invite) and token is not None and hmac.compare_digest(str(invite), token)
+    return bool(invite) and token is not None and hmac.compare_digest(str(invite).encode(), token.encode())
