@@ -83,6 +83,7 @@ class HostileCrowd(RuleBasedStateMachine):
         self.client: TestClient | None = None
         self.users: list[dict[str, str]] = []
         self.rooms: list[str] = []
+        self.invites: dict[str, str] = {}  # each room's invitation token, as its host was given it
         self.sockets: list[WebSocketTestSession] = []
         self.opened: list[WebSocketTestSession] = []  # every socket, to leave its context at the end
 
@@ -143,6 +144,7 @@ class HostileCrowd(RuleBasedStateMachine):
         response = self.call("POST", "/api/rooms", body, user)
         if response.status_code == 200:
             self.rooms.append(response.json()["number"])
+            self.invites[response.json()["number"]] = response.json()["invite"]
 
     @precondition(lambda self: bool(self.rooms))
     @rule(
@@ -151,13 +153,18 @@ class HostileCrowd(RuleBasedStateMachine):
         what=st.sampled_from(ROOM_CALLS),
         seat=st.one_of(st.none(), st.integers(min_value=-1, max_value=4)),
         flag=st.booleans(),
+        guess=st.one_of(st.none(), st.text(max_size=70)),
     )
-    def someone_acts_on_a_room(self, who: int, room: int, what: str, seat: int | None, flag: bool) -> None:
+    def someone_acts_on_a_room(
+        self, who: int, room: int, what: str, *, seat: int | None, flag: bool, guess: str | None
+    ) -> None:
         user = self.users[who % len(self.users)]
         number = self.rooms[room % len(self.rooms)]
         body: dict[str, Any] = {}
         if what in ("sit", "bots", "remove") and seat is not None:
             body["seat"] = seat
+        if what == "sit":  # with the room's invitation, or with whatever a stranger guesses
+            body["invite"] = self.invites[number] if guess is None else guess
         if what == "ready":
             body["ready"] = flag
         if what == "dissolve":
@@ -171,7 +178,8 @@ class HostileCrowd(RuleBasedStateMachine):
         user = self.users[who % len(self.users)]
         number = self.rooms[room % len(self.rooms)]
         token = user.get("Authorization", "").removeprefix("Bearer ")
-        socket = self.client.websocket_connect(f"/api/rooms/{number}/ws?token={token}")
+        invite = self.invites[number]
+        socket = self.client.websocket_connect(f"/api/rooms/{number}/ws?token={token}&invite={invite}")
         self.sockets.append(socket.__enter__())
         self.opened.append(socket)
 
