@@ -95,6 +95,7 @@ SETTINGS: dict[str, Any] = {
     "messages_per_second": 1000,
     "guests_per_address_per_hour": 10**9,
     "rooms_per_address_per_hour": 10**9,
+    "room_lookups_per_address_per_minute": 10**9,
     "max_sockets_per_address": 10**9,
     "connects_per_minute": 10**6,
 }
