@@ -79,6 +79,7 @@ class Stats:
     matches_ended: int = 0
     server_cpu: float = float("nan")  # CPU seconds the server used while measuring
     server_cpus: list[float] = field(default_factory=list)  # per process, with --servers
+    server_memory_mb: list[float] = field(default_factory=list)  # each process's peak resident memory
     client_cpu: float = 0.0  # and these players (this process)
     killed_at: float | None = None  # failover: when the owner was killed
     failover_tables: int = 0  # tables the killed process owned
@@ -135,6 +136,14 @@ def cpu_seconds(pid: int) -> float:
     """User + system CPU time of a process (Linux)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def peak_memory_mb(pid: int) -> float:
+    """The most resident memory a process has held (VmHWM, Linux), in MiB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
 
 
 # --- rooms over the HTTP API -------------------------------------------------------------------------
@@ -316,6 +325,7 @@ async def load(
     stats.client_cpu = time.process_time() - own_before
     stats.server_cpus = [cpu_seconds(pid) - before for pid, before in zip(pids, cpu_before, strict=True)]
     stats.server_cpu = sum(stats.server_cpus)
+    stats.server_memory_mb = [peak_memory_mb(pid) for pid in pids]
     if args.servers > 1 and args.failover:
         await failover(stats, args, pids[0])
     stop.set()
@@ -472,6 +482,9 @@ def report(stats: Stats, args: argparse.Namespace, setup: float) -> None:
         "servers": max(len(stats.server_cpus), 1),
         "server_cpu_percent": round(100 * stats.server_cpu / window, 1),
         "server_cpu_percent_each": [round(100 * cpu / window, 1) for cpu in stats.server_cpus],
+        # what a host pays for (issue 34): one core's percent per table, and the memory it takes
+        "server_cpu_percent_per_table": round(100 * stats.server_cpu / window / args.tables, 3),
+        "server_memory_mb": [round(mb) for mb in stats.server_memory_mb],
         "players_cpu_percent": round(100 * stats.client_cpu / window, 1),
         "refused": stats.refused,
         "dropped": stats.dropped,
@@ -501,8 +514,10 @@ def report(stats: Stats, args: argparse.Namespace, setup: float) -> None:
         print(f"  messages: {figures['messages_per_second']}/s (both ways)")
         print(
             f"  CPU: server {figures['server_cpu_percent']}%, "
-            f"players {figures['players_cpu_percent']}% of one core"
+            f"players {figures['players_cpu_percent']}% of one core; "
+            f"{figures['server_cpu_percent_per_table']}% a table"
         )
+        print(f"  server memory (peak): {', '.join(f'{mb} MiB' for mb in figures['server_memory_mb'])}")
         if len(stats.server_cpus) > 1:
             each = ", ".join(f"{cpu}%" for cpu in figures["server_cpu_percent_each"])
             print(f"  CPU per server process: {each}")
