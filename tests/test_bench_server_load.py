@@ -38,5 +38,6 @@ def test_a_small_load_run_reports_its_figures() -> None:
     assert figures["refused"] == 0 and figures["dropped"] == 0
     # what a host pays for: a table's share of a core, and the server's memory
     assert figures["server_cpu_percent_per_table"] > 0
-    assert abs(figures["server_cpu_percent_per_table"] * 3 - figures["server_cpu_percent"]) < 0.01
+    # (the two are rounded apart: the total to 0.1, the share to 0.001)
+    assert abs(figures["server_cpu_percent_per_table"] * 3 - figures["server_cpu_percent"]) <= 0.06
     assert len(figures["server_memory_mb"]) == 1 and 30 < figures["server_memory_mb"][0] < 2000
