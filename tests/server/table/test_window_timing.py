@@ -24,12 +24,12 @@ CLAIM_SECONDS = 0.2  # the room's pause after each discard (its least)
 
 def play_and_time(port: int) -> tuple[str, list[tuple[float, float]]]:
     """A match with one person (who passes every claim at once and discards the last tile offered)
-    and three bots: per hand, when each event reached the person."""
+    and three bots: per hand, each event as the person was told it, and when it arrived."""
     token = call(port, "/api/guest", {"name": "计时"})["token"]
     spec = {"preset": "nanjing", "hands": HANDS, "claim_seconds": CLAIM_SECONDS}
     number = opened(call(port, "/api/rooms", spec, token))
     call(port, f"/api/rooms/{number}/start", {}, token)
-    arrivals: dict[int, dict[int, float]] = {}  # hand → event number → when it arrived
+    told: dict[int, dict[int, tuple[str, float]]] = {}  # hand → event number → (its kind, when it arrived)
     answered: set[int] = set()
     with ws_connect(f"ws://127.0.0.1:{port}/api/rooms/{number}/ws?token={token}", max_size=None) as socket:
         for text in socket:
@@ -39,50 +39,48 @@ def play_and_time(port: int) -> tuple[str, list[tuple[float, float]]]:
                 break
             if message["type"] != "update":
                 continue
-            heard = arrivals.setdefault(message["hand"], {})
-            for offset, _ in enumerate(message["events"]):
-                heard.setdefault(message["from"] + offset, now)
+            heard = told.setdefault(message["hand"], {})
+            for offset, event in enumerate(message["events"]):
+                heard.setdefault(message["from"] + offset, (event["event"], now))
             prompt = message.get("prompt")
             if prompt and not prompt["automatic"] and prompt["seq"] not in answered:
                 answered.add(prompt["seq"])
                 socket.send(
                     json.dumps({"type": "act", "seq": prompt["seq"], "action": passing(prompt["legal"])})
                 )
-    return number, [
-        window for hand in sorted(arrivals) for window in windows(port, number, hand, arrivals[hand])
-    ]
+    return number, [window for hand in sorted(told) for window in windows(port, number, hand, told[hand])]
 
 
-def windows(port: int, number: str, hand: int, arrived: dict[int, float]) -> list[tuple[float, float]]:
+def windows(port: int, number: str, hand: int, told: dict[int, tuple[str, float]]) -> list[tuple[float, float]]:
     """Per discard window that closed with nobody claiming: (the delay from hearing the discard to
     hearing the next draw, 1.0 if another seat could have claimed and passed, 0.0 if nobody could).
     Windows where the person could claim are left out: they know their own choice, and their prompt
-    travels with the discard. The hand's replay says who passed; events are numbered as the person
-    (seat 0) counts them: without the others' passes, which nobody else is told of."""
+    travels with the discard. The hand's replay says who passed each discard, in the order of the
+    discards; the delays follow the events as the socket numbered them (a held added kong is told
+    twice, announced and completed, where the replay shows it once)."""
     replay = f"http://127.0.0.1:{port}/api/rooms/{number}/hands/{hand}/replay{with_invite(number)}"
     with urllib.request.urlopen(replay) as answer:
         frames = json.loads(answer.read())["frames"]
-    heard: list[tuple[str, int]] = []  # the events seat 0 is told, each with the frame it came in
+    passed_by: list[list[int]] = []  # per discard, in order: the seats that passed it at once
     for index, frame in enumerate(frames):
-        heard += [
-            (event["event"], index)
-            for event in frame["events"]
-            if event["event"] != "passed" or event["seat"] == 0
-        ]
+        if any(event["event"] == "tile_discarded" for event in frame["events"]):
+            passers = []
+            for later in frames[index + 1 :]:
+                if (later["action"] or {}).get("act") != "pass":
+                    break
+                passers.append(later["action"]["seat"])
+            passed_by.append(passers)
+    assert sorted(told) == list(range(len(told))), f"hand {hand}: the person missed an event"
+    kinds = [told[number] for number in range(len(told))]
+    discards = [number for number, (kind, _) in enumerate(kinds) if kind == "tile_discarded"]
+    assert len(discards) == len(passed_by), (hand, len(discards), len(passed_by))
     timed = []
-    for number_heard, (kind, index) in enumerate(heard):
-        if kind != "tile_discarded" or number_heard + 1 >= len(heard):
-            continue
-        closing, _ = heard[number_heard + 1]
-        passers = []
-        for later in frames[index + 1 :]:
-            if (later["action"] or {}).get("act") != "pass":
-                break
-            passers.append(later["action"]["seat"])
-        if closing != "tile_drawn" or 0 in passers:
-            continue  # claimed (or won), or the person's own window
-        if number_heard in arrived and number_heard + 1 in arrived:
-            timed.append((arrived[number_heard + 1] - arrived[number_heard], 1.0 if passers else 0.0))
+    for number_told, passers in zip(discards, passed_by, strict=True):
+        if 0 in passers or number_told + 1 >= len(kinds):
+            continue  # the person's own window, or the hand's last discard
+        (_, discarded_at), (closing, closed_at) = kinds[number_told], kinds[number_told + 1]
+        if closing == "tile_drawn":  # not claimed, nor won on
+            timed.append((closed_at - discarded_at, 1.0 if passers else 0.0))
     return timed
 
 
@@ -116,6 +114,7 @@ def test_a_window_where_everyone_passed_closes_like_an_empty_one(url: str) -> No
     empty = [delay for delay, passed in timed if not passed]
     passed = [delay for delay, passed in timed if passed]
     assert len(timed) >= 200 and len(passed) >= 12, (len(empty), len(passed))
+    assert min(empty + passed) > 0.9 * CLAIM_SECONDS, "a window closed before its pause"
     gap = statistics.median(passed) - statistics.median(empty)
     found = balanced_accuracy(timed)
     print(f"windows: {len(empty)} empty, {len(passed)} passed;", end=" ")
