@@ -39,16 +39,20 @@ from ...server_support import (
 
 def play_prompts(socket: WebSocketTestSession, prompts: int) -> Message:
     """Answer the host's first ``prompts`` prompts at random; return the update that brings the next
-    one, left unanswered, so that the hand is surely in play (the table waits for the host)."""
+    one, left unanswered, so that the hand is surely in play (the table waits for the host) and has
+    stored moves (the host answered in it before: a hand dealt and not yet moved in is stored nowhere,
+    and were the hand before won meanwhile, a rebuild would find the match between hands)."""
     answers = Answers(randomly(random.Random(5)))
+    moved_in: set[int] = set()  # the hands the host answered a prompt in
     for _ in range(20_000):
         message: Message = socket.receive_json()
         assert message["type"] != "match_end"
         prompt = message.get("prompt") if message["type"] == "update" else None
         if not prompt or prompt["automatic"] or prompt["seq"] in answers.answered:
             continue
-        if len(answers.answered) >= prompts:
+        if len(answers.answered) >= prompts and (message["hand"] in moved_in or not prompts):
             return message
+        moved_in.add(message["hand"])
         act = answers.act(message)
         assert act is not None
         socket.send_json(act)
