@@ -28,6 +28,8 @@ def check_fence(db: Session, room_id: int, fence: Fence) -> None:
     """Inside a writing transaction: refuse it unless ``fence`` still holds the room's lease. The row
     is read with a lock that a taking-over process's update must wait for (SQLite: the transaction
     already holds the write lock)."""
-    lease = db.scalar(select(TableLease).where(TableLease.room_id == room_id).with_for_update(read=True))
+    # Two columns, not an ORM object: this runs before every move a table stores.
+    query = select(TableLease.owner, TableLease.epoch).where(TableLease.room_id == room_id)
+    lease = db.execute(query.with_for_update(read=True)).first()
     if lease is None or lease.owner != fence.owner or lease.epoch != fence.epoch:
         raise LeaseLost(f"room #{room_id}: the table's lease passed to another process")
