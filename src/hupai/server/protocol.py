@@ -7,7 +7,14 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
+import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
+
+
+def encoded(message: dict[str, Any]) -> str:
+    """A message as the JSON text a socket sends (UTF-8 as it is, no spaces). Keys that are not text
+    are written as text, as the standard library does."""
+    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 class ClientMessage(BaseModel):

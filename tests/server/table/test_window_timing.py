@@ -51,7 +51,9 @@ def play_and_time(port: int) -> tuple[str, list[tuple[float, float]]]:
     return number, [window for hand in sorted(told) for window in windows(port, number, hand, told[hand])]
 
 
-def windows(port: int, number: str, hand: int, told: dict[int, tuple[str, float]]) -> list[tuple[float, float]]:
+def windows(
+    port: int, number: str, hand: int, told: dict[int, tuple[str, float]]
+) -> list[tuple[float, float]]:
     """Per discard window that closed with nobody claiming: (the delay from hearing the discard to
     hearing the next draw, 1.0 if another seat could have claimed and passed, 0.0 if nobody could).
     Windows where the person could claim are left out: they know their own choice, and their prompt

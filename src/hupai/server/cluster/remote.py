@@ -3,13 +3,12 @@ owner's stand-in for a socket on another process, and a socket's stand-in for a 
 
 from __future__ import annotations
 
-import json
 import os
 import secrets
 import socket
 from typing import Any, Protocol
 
-from hupai.server.protocol import INCOMING
+from hupai.server.protocol import INCOMING, encoded
 from hupai.server.table.messages import Connection, Escape, FromClient, Join, Leave, Message, RoomChanged
 
 PREFIX = "hupai:"
@@ -68,7 +67,7 @@ class RemoteConnection(Connection):
         if not self.closed:
             # "m<id>\n<the message's JSON>": the socket's process sends the text on as it is, with
             # no second decoding and encoding of every update.
-            text = message if isinstance(message, str) else json.dumps(message, ensure_ascii=False)
+            text = message if isinstance(message, str) else encoded(message)
             self.cluster.publish_raw(node_channel(self.node), f"m{self.conn}\n{text}".encode())
 
     def close(self) -> None:

@@ -21,7 +21,7 @@ from hupai.server.guards.edge import foreign_origin
 from hupai.server.guards.limits import Limits, SocketCounts
 from hupai.server.guards.shared_limits import SharedSocketCounts
 from hupai.server.http.deps import COOKIE, LOG_IN_FIRST
-from hupai.server.protocol import INCOMING, ClientMessageType, Ping, Sync, error_message
+from hupai.server.protocol import INCOMING, ClientMessageType, Ping, Sync, encoded, error_message
 from hupai.server.rates import TokenBucket
 from hupai.server.settings import Settings
 from hupai.server.storage.store import Store
@@ -185,9 +185,7 @@ async def _pump(socket: WebSocket, connection: Connection) -> None:
             message = await connection.outbox.get()
             if message is None:
                 break
-            await socket.send_text(
-                message if isinstance(message, str) else json.dumps(message, ensure_ascii=False)
-            )
+            await socket.send_text(message if isinstance(message, str) else encoded(message))
     except Exception:
         connection.close()
     with contextlib.suppress(Exception):
