@@ -64,12 +64,14 @@ def send_room(table: TableState, connection: Connection) -> None:
 
 
 def broadcast_update(table: TableState) -> None:
+    facts = table_facts(table)  # the same for every seat: built once per move
     for connection in table.connections:
-        send_update(table, connection)
+        send_update(table, connection, facts)
 
 
-def send_update(table: TableState, connection: Connection) -> None:
-    """The seat's view, the hand's events it has not had yet, and its prompt if it owes one."""
+def send_update(table: TableState, connection: Connection, facts: dict[str, Any] | None = None) -> None:
+    """The seat's view, the hand's events it has not had yet, and its prompt if it owes one (``facts``:
+    the table's, when already built for this move)."""
     state = table.state
     match = table.match
     if state is None or match is None:
@@ -96,7 +98,7 @@ def send_update(table: TableState, connection: Connection) -> None:
         "from": start,
         "events": events_as_dicts(events),
         "view": compact(seen.as_dict()),
-        "table": table_facts(table),
+        "table": table_facts(table) if facts is None else facts,
     }
     if start == 0 and state.fair is not None:  # the hand's first update for this connection
         message["fair"] = fair_facts(state.fair, connection.seat)
