@@ -77,6 +77,8 @@ class Stats:
     refused: int = 0  # error or ignored messages: should stay 0
     dropped: int = 0  # connections lost
     matches_ended: int = 0
+    joined: int = 0  # players welcomed at their table at least once
+    join_seconds: float = 0.0  # from the first socket opened to the last player welcomed
     server_cpu: float = float("nan")  # CPU seconds the server used while measuring
     server_cpus: list[float] = field(default_factory=list)  # per process, with --servers
     server_memory_mb: list[float] = field(default_factory=list)  # each process's peak resident memory
@@ -178,6 +180,7 @@ def open_room(base: str, index: int) -> tuple[str, list[str]]:
 
 # A claim window is never released sooner than this after the discard (the rooms' setting).
 CLAIM_SECONDS = 0.6
+JOIN_LIMIT_SECONDS = 600  # how long the players may take to reach their tables
 
 
 # --- the players -------------------------------------------------------------------------------------
@@ -249,6 +252,8 @@ class Player:
                 self.done = True
                 return
             elif kind == "welcome":
+                if self.seat is None:
+                    stats.joined += 1
                 self.seat = message["seat"]
             elif kind == "deal_commitment" and self.seat is not None:
                 self._contribute(ws, message)
@@ -316,6 +321,12 @@ async def load(
             player = Player(urls, number, stats, args.think, rng_for(rng))
             tasks.append(asyncio.create_task(player.play(stop)))
             await asyncio.sleep(0.002)  # a gentle ramp, as people arrive
+    # Every player seated before the warm-up: sockets still joining while measuring would count
+    # their admission (a few database reads each) as the tables' cost.
+    joining = time.perf_counter()
+    while stats.joined < len(tasks) and time.perf_counter() - joining < JOIN_LIMIT_SECONDS:
+        await asyncio.sleep(0.1)
+    stats.join_seconds = time.perf_counter() - joining
     await asyncio.sleep(args.warmup)
     cpu_before = [cpu_seconds(pid) for pid in pids]
     own_before = time.process_time()
@@ -470,6 +481,7 @@ def report(stats: Stats, args: argparse.Namespace, setup: float) -> None:
         "think_seconds": args.think,
         "measured_seconds": window,
         "room_setup_seconds": round(setup, 1),
+        "join_seconds": round(stats.join_seconds, 1),  # until every player was at its table
         "actions": len(stats.latencies),
         "actions_per_second": round(len(stats.latencies) / window, 1),
         "latency_ms": {

@@ -89,8 +89,7 @@ async def _admitted(socket: WebSocket, number: str, connection: Connection, invi
     number watch; else ``None``, the socket closed with the reason."""
     store: Store = socket.app.state.store
     try:
-        await run_in_threadpool(store.invitations.visible, number, connection.user_id, invite)
-        return await run_in_threadpool(store.rooms.room_id, number)
+        return await run_in_threadpool(store.invitations.admitted, number, connection.user_id, invite)
     except NotFound as error:
         await _refuse(socket, CLOSE_NOT_FOUND, "not_found", error.message)
     except Forbidden as error:  # no invitation, or a locked room

@@ -24,6 +24,14 @@ class Invitations:
             admit(room, user_id, invite, "watch")
             return room_out(room)
 
+    def admitted(self, number: str, user_id: int | None, invite: str | None) -> int:
+        """The room's id, for someone who may watch it (a socket's admission: one read, and none of
+        the room's output, which every socket of a table would otherwise build again)."""
+        with self.tx.reading() as db:
+            room = room_by_number(db, number)
+            admit(room, user_id, invite, "watch")
+            return room.id
+
     def token(self, number: str, user_id: int) -> str:
         """The invitation token, for the room's host and players (who share it)."""
         with self.tx.reading() as db:
