@@ -86,6 +86,8 @@ def win_values(
         raise ValueError(f"discarder is another seat 0-3, not {discarder!r}")
     ruleset = _hint_ruleset(state.ruleset)
     tiles = _hint_tiles(state, ruleset, seat, counts)
+    if not tiles:
+        return {}  # most hands wait on nothing: no need to set up the scoring
     discarded = [
         out
         for other in state.seats
