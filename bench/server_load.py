@@ -46,6 +46,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -75,6 +76,7 @@ class Stats:
     received: int = 0
     sent: int = 0
     refused: int = 0  # error or ignored messages: should stay 0
+    refusals: Counter[str] = field(default_factory=Counter)  # each kind: "error: <code>", "ignored: <reason>"
     dropped: int = 0  # connections lost
     matches_ended: int = 0
     joined: int = 0  # players welcomed at their table at least once
@@ -247,6 +249,7 @@ class Player:
             kind = message["type"]
             if kind in ("error", "ignored"):
                 stats.refused += 1
+                stats.refusals[f"{kind}: {message.get('code') or message.get('reason')}"] += 1
             elif kind == "match_end":
                 stats.matches_ended += 1
                 self.done = True
@@ -499,6 +502,7 @@ def report(stats: Stats, args: argparse.Namespace, setup: float) -> None:
         "server_memory_mb": [round(mb) for mb in stats.server_memory_mb],
         "players_cpu_percent": round(100 * stats.client_cpu / window, 1),
         "refused": stats.refused,
+        "refusals": dict(stats.refusals.most_common()),
         "dropped": stats.dropped,
     }
     if stats.killed_at is not None:
@@ -533,7 +537,8 @@ def report(stats: Stats, args: argparse.Namespace, setup: float) -> None:
         if len(stats.server_cpus) > 1:
             each = ", ".join(f"{cpu}%" for cpu in figures["server_cpu_percent_each"])
             print(f"  CPU per server process: {each}")
-        print(f"  refused messages: {stats.refused}, dropped connections: {stats.dropped}")
+        refusals = dict(stats.refusals)
+        print(f"  refused messages: {stats.refused} {refusals}, dropped connections: {stats.dropped}")
         wanted = 250 * max(args.servers, 1)
         verdict = "met" if latency["p99"] < 100 and args.tables >= wanted else "not met"
         print(f"  target ({wanted} tables, p99 < 100 ms): {verdict}")
