@@ -18,7 +18,7 @@ def test_a_small_load_run_reports_its_figures() -> None:
             "--tables",
             "3",
             "--seconds",
-            "3",
+            "6",  # about 4 actions a second (a discard, then its 0.6 s claim window): some 22
             "--warmup",
             "1",
             "--think",
@@ -40,4 +40,5 @@ def test_a_small_load_run_reports_its_figures() -> None:
     assert figures["server_cpu_percent_per_table"] > 0
     # (the two are rounded apart: the total to 0.1, the share to 0.001)
     assert abs(figures["server_cpu_percent_per_table"] * 3 - figures["server_cpu_percent"]) <= 0.06
+    assert figures["refusals"] == {} and figures["join_seconds"] >= 0
     assert len(figures["server_memory_mb"]) == 1 and 30 < figures["server_memory_mb"][0] < 2000
