@@ -18,7 +18,7 @@ from websockets.sync.client import connect as ws_connect
 
 from ...server_support import call, free_port, opened, passing, running_server, with_invite
 
-HANDS = 8  # about 280 windows, 30 of them with someone who could claim
+HANDS = 16  # about 600 windows, 40-60 of them with someone who could claim (fewer scatter the score too much)
 CLAIM_SECONDS = 0.2  # the room's pause after each discard (its least)
 
 
@@ -73,14 +73,14 @@ def windows(
                 passers.append(later["action"]["seat"])
             passed_by.append(passers)
     assert sorted(told) == list(range(len(told))), f"hand {hand}: the person missed an event"
-    kinds = [told[number] for number in range(len(told))]
-    discards = [number for number, (kind, _) in enumerate(kinds) if kind == "tile_discarded"]
+    heard = [told[event] for event in range(len(told))]  # (its kind, when it arrived), in order
+    discards = [event for event, (kind, _) in enumerate(heard) if kind == "tile_discarded"]
     assert len(discards) == len(passed_by), (hand, len(discards), len(passed_by))
     timed = []
-    for number_told, passers in zip(discards, passed_by, strict=True):
-        if 0 in passers or number_told + 1 >= len(kinds):
+    for discard, passers in zip(discards, passed_by, strict=True):
+        if 0 in passers or discard + 1 >= len(heard):
             continue  # the person's own window, or the hand's last discard
-        (_, discarded_at), (closing, closed_at) = kinds[number_told], kinds[number_told + 1]
+        (_, discarded_at), (closing, closed_at) = heard[discard], heard[discard + 1]
         if closing == "tile_drawn":  # not claimed, nor won on
             timed.append((closed_at - discarded_at, 1.0 if passers else 0.0))
     return timed
