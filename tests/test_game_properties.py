@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 
@@ -13,7 +14,7 @@ from hupai.game.actions import Action, DeclareReady, Discard, Kong, Pass, Pong, 
 from hupai.game.events import TileDrawn, TilesDealt
 from hupai.game.model import SEATS, HandState, Phase
 from hupai.game.record import write_record
-from hupai.game.view import SeatView, events_for, view
+from hupai.game.view import SeatView, events_for, view, view_message
 from hupai.hand import shanten
 from hupai.replay import replay
 from hupai.rules import load_ruleset
@@ -121,6 +122,10 @@ def check_views(state: HandState, *, start: int, serialise: bool) -> None:
                 "order",
             }
             assert SeatView.from_dict(data) == seen  # what a network client rebuilds is the view
+            # What a table sends is the same view without the legal actions and the rule card.
+            message = view_message(state, seat)
+            assert message == {key: value for key, value in data.items() if key not in ("legal", "options")}
+            assert SeatView.from_dict(message, options=seen.options) == replace(seen, legal=())
         for event in events_for(state, seat, start=start):
             if isinstance(event, TilesDealt) and event.seat != seat:
                 assert event.tiles is None
@@ -129,6 +134,11 @@ def check_views(state: HandState, *, start: int, serialise: bool) -> None:
     spectator = view(state, None)
     assert spectator.hand is None
     assert spectator.legal == ()
+    if serialise:
+        assert view_message(state, None) == spectator.as_dict(brief=True)
+        # Each seat's public part is built once and shared by the views that see it alike.
+        shared = [view_message(state, viewer)["seats"] for viewer in (None, 0, 1)]
+        assert shared[0][3] is shared[1][3] is shared[2][3]
 
 
 @pytest.mark.parametrize("preset", ["nanjing", "nanjing-002", "nanning", "nanning-004", "enshi"])

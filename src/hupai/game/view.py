@@ -26,6 +26,7 @@ __all__ = [
     "full_view",
     "replay_view",
     "view",
+    "view_message",
 ]
 
 
@@ -147,11 +148,15 @@ class SeatView:
         object.__setattr__(self, "pizi", pizi)
         object.__setattr__(self, "laizi", laizi)
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self, *, seats: list[dict[str, Any]] | None = None, brief: bool = False) -> dict[str, Any]:
+        """The view as JSON data. ``seats``: the public seats as dicts already built (see
+        :func:`view_message`); ``brief``: without the rule card (``options``) and the legal actions
+        (``legal``)."""
+
         def tiles(values: tuple[int, ...] | None) -> str | None:
             return None if values is None else format_tiles(values)
 
-        return {
+        shown: dict[str, Any] = {
             "seat": self.seat,
             "ruleset": self.ruleset,
             "dealer": self.dealer,
@@ -159,40 +164,21 @@ class SeatView:
             "phase": self.phase,
             "turn": self.turn,
             "live_tiles": self.live_tiles,
-            "seats": [
-                {
-                    "concealed_count": public.concealed_count,
-                    "flowers": format_tiles(public.flowers),
-                    "melds": [
-                        {
-                            "kind": meld.kind,
-                            "tile": None if meld.tile is None else format_tiles([meld.tile]),
-                            "from": meld.feeder,
-                        }
-                        for meld in public.melds
-                    ],
-                    "discards": format_tiles(public.discards),
-                    "claimed": list(public.claimed),
-                    "ready": public.ready,
-                    "laid": format_tiles(public.laid),
-                    "multiplier": public.multiplier,
-                    "from_draw": list(public.from_draw),
-                    "order": list(public.order),
-                }
-                for public in self.seats
-            ],
+            "seats": [_seat_dict(public) for public in self.seats] if seats is None else seats,
             "hand": tiles(self.hand),
             "drawn": None if self.drawn is None else format_tiles([self.drawn]),
             "open_tile": None if self.open_tile is None else format_tiles([self.open_tile]),
             "open_from": self.open_from,
-            "legal": [action_to_dict(action) for action in self.legal],
             "deltas": list(self.deltas),
             "outcome": self.outcome,
             "hands": None if self.hands is None else [format_tiles(hand) for hand in self.hands],
-            "options": dict(self.options),
             "pizi": tiles(None if self.pizi is None else (self.pizi,)),
             "laizi": tiles(None if self.laizi is None else (self.laizi,)),
         }
+        if not brief:
+            shown["legal"] = [action_to_dict(action) for action in self.legal]
+            shown["options"] = dict(self.options)
+        return shown
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], *, options: Mapping[str, Any] | None = None) -> SeatView:
@@ -245,6 +231,28 @@ class SeatView:
         )
 
 
+def _seat_dict(public: PublicSeat) -> dict[str, Any]:
+    return {
+        "concealed_count": public.concealed_count,
+        "flowers": format_tiles(public.flowers),
+        "melds": [
+            {
+                "kind": meld.kind,
+                "tile": None if meld.tile is None else format_tiles([meld.tile]),
+                "from": meld.feeder,
+            }
+            for meld in public.melds
+        ],
+        "discards": format_tiles(public.discards),
+        "claimed": list(public.claimed),
+        "ready": public.ready,
+        "laid": format_tiles(public.laid),
+        "multiplier": public.multiplier,
+        "from_draw": list(public.from_draw),
+        "order": list(public.order),
+    }
+
+
 def _sorted_tiles(counts: list[int]) -> tuple[int, ...]:
     # A plain loop: as fast as any other way in pure Python, and three times faster compiled.
     tiles: list[int] = []
@@ -256,8 +264,9 @@ def _sorted_tiles(counts: list[int]) -> tuple[int, ...]:
     return tuple(tiles)
 
 
-def _public_seat(state: HandState, seat: int, *, shown: bool) -> PublicSeat:
-    """``seat``'s public facts; ``shown``: whether its concealed kongs are shown face up."""
+def _public_entry(state: HandState, seat: int, *, shown: bool) -> list[Any]:
+    """``seat``'s public facts as cached: ``[signature, PublicSeat, its dict or None until asked
+    for]``; ``shown``: whether its concealed kongs are shown face up."""
     player = state.seats[seat]
     melds = player.melds
     multiplier = state.ruleset.seat_multiplier(state, seat)
@@ -280,10 +289,9 @@ def _public_seat(state: HandState, seat: int, *, shown: bool) -> PublicSeat:
         multiplier,
     )
     key = (seat, shown)
-    cached = state.view_cache.get(key)
+    cached: list[Any] | None = state.view_cache.get(key)
     if cached is not None and cached[0] == signature:
-        public: PublicSeat = cached[1]
-        return public
+        return cached
     public = PublicSeat(
         signature[0],
         tuple(player.flowers),
@@ -305,21 +313,47 @@ def _public_seat(state: HandState, seat: int, *, shown: bool) -> PublicSeat:
         tuple(player.discard_from_draw),
         tuple(player.discard_order),
     )
-    state.view_cache[key] = (signature, public)
-    return public
+    entry: list[Any] = [signature, public, None]
+    state.view_cache[key] = entry
+    return entry
+
+
+def _public_entries(state: HandState, viewer: int | None, *, everything: bool) -> list[list[Any]]:
+    public_kongs = state.ruleset.concealed_kongs_public or everything
+    return [
+        _public_entry(state, seat, shown=public_kongs or seat == viewer) for seat in range(len(state.seats))
+    ]
 
 
 def _public_seats(state: HandState, viewer: int | None, *, everything: bool) -> tuple[PublicSeat, ...]:
-    public_kongs = state.ruleset.concealed_kongs_public or everything
-    return tuple(
-        _public_seat(state, seat, shown=public_kongs or seat == viewer) for seat in range(len(state.seats))
-    )
+    return tuple(entry[1] for entry in _public_entries(state, viewer, everything=everything))
 
 
 def view(state: HandState, seat: int | None, *, legal: Sequence[Action] | None = None) -> SeatView:
     """What ``seat`` may see now (``None``: a spectator). Other seats' concealed tiles and the wall
     never appear; at the end of a hand the concealed hands are opened to everyone. ``legal``: the
     seat's legal actions now, when the caller has just listed them (they are listed otherwise)."""
+    return _view(state, seat, legal, _public_seats(state, seat, everything=False))
+
+
+def view_message(state: HandState, seat: int | None) -> dict[str, Any]:
+    """``view(state, seat).as_dict(brief=True)``, as a table sends it to every seat after every move,
+    built for that: without the legal actions, and each seat's public part is one dict shared by
+    every view of the same facts (built once, not once per viewer and move). Shared: do not change
+    what it returns, only replace it."""
+    entries = _public_entries(state, seat, everything=False)
+    seats: list[dict[str, Any]] = []
+    for entry in entries:
+        if entry[2] is None:
+            entry[2] = _seat_dict(entry[1])
+        seats.append(entry[2])
+    seen = _view(state, seat, (), tuple(entry[1] for entry in entries))
+    return seen.as_dict(seats=seats, brief=True)
+
+
+def _view(
+    state: HandState, seat: int | None, legal: Sequence[Action] | None, seats: tuple[PublicSeat, ...]
+) -> SeatView:
     window = state.window
     phase = state.phase
     open_tile = window.tile if window is not None and phase is not Phase.DECLARE else None
@@ -337,7 +371,7 @@ def view(state: HandState, seat: int | None, *, legal: Sequence[Action] | None =
         phase=phase._value_,  # not .value, which runs Python code on every access
         turn=state.turn,
         live_tiles=max(state.live_tiles, 0),
-        seats=_public_seats(state, seat, everything=False),
+        seats=seats,
         hand=_sorted_tiles(own.counts) if own is not None else None,
         drawn=own.drawn if own is not None and state.turn == seat else None,
         open_tile=open_tile,

@@ -12,7 +12,7 @@ from hupai.game.engine import win_refusal
 from hupai.game.fairness import FairDeal, room_algorithm
 from hupai.game.model import HandState, Phase
 from hupai.game.refusal import Refusal
-from hupai.game.view import SeatView, event_position, events_as_dicts, events_for, view
+from hupai.game.view import event_position, events_as_dicts, events_for, view, view_message
 from hupai.server.table import core
 from hupai.server.table.core import SEATS, TableState
 from hupai.server.table.hints import seat_hints, winning_tiles
@@ -91,13 +91,12 @@ def send_update(table: TableState, connection: Connection, facts: dict[str, Any]
     events = events_for(state, connection.seat, start=connection.events_at)
     connection.sent_events += len(events)
     connection.events_at = len(state.events)
-    seen = view(state, connection.seat)
     message: dict[str, Any] = {
         "type": "update",
         "hand": hand,
         "from": start,
         "events": events_as_dicts(events),
-        "view": compact(seen.as_dict()),
+        "view": view_message(state, connection.seat),
         "table": table_facts(table) if facts is None else facts,
     }
     if start == 0 and state.fair is not None:  # the hand's first update for this connection
@@ -108,7 +107,7 @@ def send_update(table: TableState, connection: Connection, facts: dict[str, Any]
             message["win_blocked"] = refusal  # a complete hand that may not win: say why
             if isinstance(refusal, Refusal) and refusal.code:
                 message["win_blocked_why"] = refusal.said()  # for the client's own words
-        message.update(ting_facts(table, connection.seat, seen))
+        message.update(ting_facts(table, connection.seat))
     if connection.hints and connection.seat is not None and state.phase is not Phase.ENDED:
         message["hints"] = seat_hints_for(table, connection, state, hand)
     pending = table.pending.get(connection.seat) if connection.seat is not None else None
@@ -131,26 +130,26 @@ def send_the_rest(table: TableState, connection: Connection, ended: HandState, h
         )
     events = events_for(ended, connection.seat, start=connection.events_at)
     if events:
-        seen = view(ended, connection.seat)
         connection.send(
             {
                 "type": "update",
                 "hand": hand,
                 "from": connection.sent_events,
                 "events": events_as_dicts(events),
-                "view": compact(seen.as_dict()),
+                "view": view_message(ended, connection.seat),
                 "table": table_facts(table),
             }
         )
 
 
-def ting_facts(table: TableState, seat: int, seen: SeatView) -> dict[str, Any]:
+def ting_facts(table: TableState, seat: int) -> dict[str, Any]:
     """For the seat's own update only: whether 听 plays it, and its waits with the copies it
     cannot see (for the 听 mark) when the hand is ready."""
     facts: dict[str, Any] = {"ting": seat in table.ting}
     waits = seat_waits(table, seat)
     if waits:
-        unseen = unseen_from(seen)
+        assert table.state is not None
+        unseen = unseen_from(view(table.state, seat, legal=()))
         facts["waits"] = [{"tile": format_tiles([tile]), "left": unseen[tile]} for tile in waits]
     return facts
 
@@ -211,12 +210,6 @@ def table_facts(table: TableState) -> dict[str, Any]:
         "connected": connected,
         "bank_ms": [int(bank * 1000) for bank in table.bank],
     }
-
-
-def compact(seen: dict[str, Any]) -> dict[str, Any]:
-    """A view without what the client has elsewhere: the options (in the room's rule card) and the
-    legal actions (in the prompt). Keeps each update small, as every move sends one to every seat."""
-    return {key: value for key, value in seen.items() if key not in ("options", "legal")}
 
 
 def fair_facts(fair: FairDeal, seat: int | None) -> dict[str, Any]:
