@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, cast
 
 import pytest
 
 from hupai.server.cluster.leases import Leases
 from hupai.server.schemas import RoomIn
 from hupai.server.storage.database import connect, migrate
+from hupai.server.errors import Conflict
 from hupai.server.storage.fencing import Fence, LeaseLost
+from hupai.server.storage.group_commit import MoveWriter
+from hupai.server.storage.play import MoveGroup, Play
 from hupai.server.storage.store import Store
 
 from ...server_support import database, database_urls
@@ -129,3 +135,72 @@ def test_processes_racing_for_a_lease_get_one_owner(store: Store) -> None:
         thread.join()
     assert len(won) == 1
     assert leases.owner(room_id) == won[0].owner
+
+
+def move(seat: int, tile: str) -> dict[str, Any]:
+    return {"seat": seat, "act": "discard", "tile": tile}
+
+
+def test_moves_grouped_in_one_transaction_are_fenced_and_refused_one_table_at_a_time(store: Store) -> None:
+    """Group commit (storage.group_commit): each table's moves in a group are judged on their own —
+    a stale fence or numbers taken by other moves fail that table only; the same moves again are no
+    error (a write retried after its answer was lost)."""
+    leases = Leases(store.sessions, seconds=60)
+    rooms = [playing_room(store) for _ in range(4)]
+    fences = [leases.acquire(room_id, "a") for room_id in rooms]
+    assert None not in fences
+    store.play.add_move(rooms[2], 0, 0, move(0, "9p"))  # moves 0 of room 2 and 3 are stored already
+    store.play.add_move(rooms[3], 0, 0, move(0, "1s"))
+    stale = Fence("a", 0)
+    outcomes = store.play.add_move_groups(
+        [
+            MoveGroup(rooms[0], 0, 0, [move(0, "1m"), move(1, "2m")], fences[0]),
+            MoveGroup(rooms[1], 0, 0, [move(0, "3m")], stale),
+            MoveGroup(rooms[2], 0, 0, [move(0, "9p"), move(1, "8p")], fences[2]),  # retried: same move 0
+            MoveGroup(rooms[3], 0, 0, [move(0, "2s")], fences[3]),  # another move 0 is stored
+        ]
+    )
+    assert outcomes[0] is None and outcomes[2] is None
+    assert isinstance(outcomes[1], LeaseLost)
+    assert isinstance(outcomes[3], Conflict)
+    assert store.play.moves(rooms[0]) == [[move(0, "1m"), move(1, "2m")]]
+    assert store.play.moves(rooms[1]) == []
+    assert store.play.moves(rooms[2]) == [[move(0, "9p"), move(1, "8p")]]
+    assert store.play.moves(rooms[3]) == [[move(0, "1s")]]
+
+
+def test_the_move_writer_groups_what_arrives_while_it_writes(store: Store) -> None:
+    """Tables that store moves at the same moment share transactions, and each hears only its own
+    outcome: the one whose lease passed to another process gets LeaseLost."""
+    leases = Leases(store.sessions, seconds=60)
+    rooms = [playing_room(store) for _ in range(6)]
+    fences = [leases.acquire(room_id, "a") for room_id in rooms]
+    writes: list[int] = []
+    real = store.play.add_move_groups
+
+    def counted(groups: list[MoveGroup]) -> list[Exception | None]:
+        writes.append(len(groups))
+        return real(groups)
+
+    writer = MoveWriter(store.play)
+    writer.play = cast(Play, SimpleNamespace(add_move_groups=counted))
+
+    async def table(index: int) -> BaseException | None:
+        fence = fences[index] if index != 5 else Fence("a", 0)
+        for number in range(3):
+            try:
+                await writer.store(rooms[index], 0, number, [move(index % 4, f"{number + 1}m")], fence)
+            except LeaseLost as lost:
+                return lost
+        return None
+
+    async def all_tables() -> list[BaseException | None]:
+        return await asyncio.gather(*(table(index) for index in range(6)))
+
+    outcomes = asyncio.run(all_tables())
+    assert outcomes[:5] == [None] * 5 and isinstance(outcomes[5], LeaseLost)
+    for index in range(5):
+        assert store.play.moves(rooms[index]) == [[move(index % 4, f"{n + 1}m") for n in range(3)]]
+    assert store.play.moves(rooms[5]) == []
+    # Six first moves at once, one transaction; then the five tables still owned, twice.
+    assert writes == [6, 5, 5]

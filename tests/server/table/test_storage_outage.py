@@ -15,6 +15,7 @@ import os
 import shlex
 import subprocess
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +26,7 @@ from websockets.sync.client import connect as ws_connect
 
 from hupai.game.record import read_record
 from hupai.replay import replay
-from hupai.server.storage.play import Play
+from hupai.server.storage.play import MoveGroup, Play
 
 from ...server_support import (
     Answers,
@@ -108,19 +109,19 @@ def test_a_database_restart_mid_hand_loses_no_room(url: str, tmp_path: Path) -> 
 def test_a_write_lost_to_an_outage_is_tried_again_and_stored_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    real = Play.add_move
+    real = Play.add_move_groups  # what a table's moves are stored with (group commit)
     failures = {"left": 0, "calls": 0}
 
-    def flaky(self: Play, room_id: int, hand_index: int, number: int, action: dict[str, Any]) -> None:
+    def flaky(self: Play, groups: Sequence[MoveGroup]) -> list[Exception | None]:
         failures["calls"] += 1
         if failures["left"] > 0:
             failures["left"] -= 1
             if failures["left"] == 0:
-                real(self, room_id, hand_index, number, action)  # stored, but its answer is lost
+                real(self, groups)  # stored, but its answer is lost
             raise OperationalError("INSERT INTO moves", {}, ConnectionError("server closed the connection"))
-        real(self, room_id, hand_index, number, action)
+        return real(self, groups)
 
-    monkeypatch.setattr(Play, "add_move", flaky)
+    monkeypatch.setattr(Play, "add_move_groups", flaky)
     with server(f"sqlite:///{tmp_path / 'hupai.sqlite3'}") as client:
         host = guest(client, "小明")
         number = new_room(client, host, preset="nanjing", hands=4)

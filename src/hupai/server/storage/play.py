@@ -4,19 +4,41 @@ match's end. The table's owner writes these through a fenced store (every write 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, cast
 
 from sqlalchemy import Table, insert, select
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from hupai.server.errors import AlreadyContributed, Conflict, DealClosed, NotFound
+from hupai.server.storage.fencing import Fence, LeaseLost, fences_held
 from hupai.server.storage.models import Contribution, Move, PlayedHand, Result, Room, utcnow
 from hupai.server.storage.outputs import bot_name
 from hupai.server.storage.rooms import SEATS
 from hupai.server.storage.transactions import Transactions
 
 MOVES = cast(Table, Move.__table__)
+
+
+@dataclass(frozen=True, slots=True)
+class MoveGroup:
+    """One table's moves to store: moves ``first``, ``first + 1``, … of a hand, under the table's
+    ``fence`` (None: a single process, which holds no leases)."""
+
+    room_id: int
+    hand_index: int
+    first: int
+    actions: list[dict[str, Any]]
+    fence: Fence | None = None
+
+    def rows(self) -> list[dict[str, Any]]:
+        return [
+            {"room_id": self.room_id, "hand_index": self.hand_index, "number": self.first + offset, "action": action}
+            for offset, action in enumerate(self.actions)
+        ]
 
 
 class Play:
@@ -31,24 +53,52 @@ class Play:
     def add_moves(self, room_id: int, hand_index: int, first: int, actions: list[dict[str, Any]]) -> None:
         """Store moves ``first``, ``first + 1``, … of a hand in one transaction (a claim window's
         decisions, written together before its release). Stored already, the same moves are no error."""
-        rows = [
-            {"room_id": room_id, "hand_index": hand_index, "number": first + offset, "action": action}
-            for offset, action in enumerate(actions)
-        ]
+        group = MoveGroup(room_id, hand_index, first, actions)
         try:
             with self.tx.writing() as db:
                 # A Core insert: the ORM's unit of work cost more than the rest of a move's write.
-                db.execute(insert(MOVES), rows)
+                db.execute(insert(MOVES), group.rows())
         except Conflict:
-            if [self._move(room_id, hand_index, first + offset) for offset in range(len(actions))] != actions:
+            if self._stored_actions(group) != actions:
                 raise
 
-    def _move(self, room_id: int, hand_index: int, number: int) -> dict[str, Any] | None:
-        with self.tx.reading() as db:
-            query = select(Move.action).where(
-                Move.room_id == room_id, Move.hand_index == hand_index, Move.number == number
-            )
-            return db.scalar(query)
+    def add_move_groups(self, groups: Sequence[MoveGroup]) -> list[Exception | None]:
+        """Store the moves of many tables in one transaction (group commit: one lock, one fence
+        query and one commit for all of them): per group, None once stored, or why it was not —
+        :class:`LeaseLost` when its fence no longer holds the room's lease, :class:`Conflict` when
+        other moves hold its numbers. Moves stored already, the same, are no error (a write retried
+        after its answer was lost). Raises only for the whole transaction (the database away)."""
+        outcomes: list[Exception | None] = [None] * len(groups)
+        with self.tx.writing() as db:
+            fences = {group.room_id: group.fence for group in groups if group.fence is not None}
+            held = fences_held(db, fences)
+            for index, group in enumerate(groups):
+                if group.fence is not None and group.room_id not in held:
+                    outcomes[index] = LeaseLost(f"room #{group.room_id}: the table's lease passed to another process")
+            writing = [group for group, outcome in zip(groups, outcomes, strict=True) if outcome is None]
+            rows = [row for group in writing for row in group.rows()]
+            if not rows:
+                return outcomes
+            dialect = db.get_bind().dialect.name
+            statement = (postgresql_insert if dialect == "postgresql" else sqlite_insert)(MOVES).values(rows)
+            inserted = db.execute(statement.on_conflict_do_nothing()).rowcount
+            if inserted != len(rows):  # some were there already: the same moves, or a conflict
+                for index, group in enumerate(groups):
+                    if outcomes[index] is None and self._stored_actions(group, db) != group.actions:
+                        outcomes[index] = Conflict(f"room #{group.room_id}: other moves hold these numbers")
+        return outcomes
+
+    def _stored_actions(self, group: MoveGroup, db: Session | None = None) -> list[dict[str, Any] | None]:
+        numbers = range(group.first, group.first + len(group.actions))
+        query = select(Move.number, Move.action).where(
+            Move.room_id == group.room_id, Move.hand_index == group.hand_index, Move.number.in_(numbers)
+        )
+        if db is None:
+            with self.tx.reading() as reader:
+                found = dict(reader.execute(query).tuples().all())
+        else:
+            found = dict(db.execute(query).tuples().all())
+        return [found.get(number) for number in numbers]
 
     def add_contribution(self, room_id: int, hand_index: int, seat: int, value: str) -> None:
         """Store a seat's contribution to a hand's wall: once per seat and hand (the first stands,

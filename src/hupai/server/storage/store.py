@@ -4,8 +4,9 @@ concern: ``accounts`` (guests, players, sessions), ``rooms`` (before and around 
 (the dissolve vote), ``play`` (a match's moves, contributions and ends), ``records`` (history and
 records read back) and ``upkeep``.
 
-Web handlers call it from the thread pool; table tasks call it through ``asyncio.to_thread``. Each
-method is one transaction. Errors are :class:`~hupai.server.errors.StoreError` subclasses carrying an
+Web handlers call it from the thread pool; table tasks call it through ``asyncio.to_thread``, and
+store their moves through ``moves`` (:mod:`~hupai.server.storage.group_commit`). Each method is one
+transaction. Errors are :class:`~hupai.server.errors.StoreError` subclasses carrying an
 HTTP status and a message a player understands.
 """
 
@@ -15,6 +16,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from hupai.server.storage.accounts import Accounts
 from hupai.server.storage.fencing import Fence
+from hupai.server.storage.group_commit import MoveWriter
 from hupai.server.storage.invitations import Invitations
 from hupai.server.storage.play import Play
 from hupai.server.storage.records import Records
@@ -32,8 +34,10 @@ class Store:
         session_days: int = 30,
         waiting_rooms_per_user: int = 3,
         fence: tuple[int, Fence] | None = None,
+        moves: MoveWriter | None = None,
     ) -> None:
         self.sessions = sessions
+        self.fence = fence  # (room id, fence) for a table's owner
         self.session_days = session_days
         self.waiting_rooms_per_user = waiting_rooms_per_user
         tx = Transactions(sessions, fence)
@@ -44,6 +48,9 @@ class Store:
         self.records = Records(tx)
         self.upkeep = Upkeep(tx)
         self.votes = Votes(tx)
+        # A table's moves, grouped with other tables' in one transaction: one writer per process,
+        # shared by every table's fenced store.
+        self.moves = MoveWriter(Play(Transactions(sessions))) if moves is None else moves
 
     def fenced(self, room_id: int, fence: Fence) -> Store:
         """This store for the owner of a room's table: each write first checks that the owner still
@@ -54,4 +61,5 @@ class Store:
             session_days=self.session_days,
             waiting_rooms_per_user=self.waiting_rooms_per_user,
             fence=(room_id, fence),
+            moves=self.moves,
         )

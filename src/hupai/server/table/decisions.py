@@ -130,11 +130,9 @@ async def store_ahead(table: TableState) -> None:
     if not ahead:
         return
     first = table.moves_in_hand
-    moves = [action_to_dict(stored_decision(pending)) for _, pending in ahead]
-    await persist.stored(table, table.store.play.add_moves, table.room_id, table.hand_index, first, moves)
+    await persist.add_moves(table, [action_to_dict(stored_decision(pending)) for _, pending in ahead])
     for offset, (_, pending) in enumerate(ahead):
         pending.stored_as = first + offset
-    table.moves_in_hand += len(ahead)
 
 
 async def store_answer(table: TableState, pending: Pending, action: Action) -> None:

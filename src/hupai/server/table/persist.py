@@ -10,7 +10,7 @@ An error that is no outage (a refused write, a lost lease) is raised at once.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 from hupai.game.actions import Action, action_to_dict
@@ -25,11 +25,16 @@ LAST_RETRY_SECONDS = 2.0  # retries settle at this interval: back within ~2 s of
 
 async def stored(table: TableState, call: Callable[..., T], *args: Any) -> T:
     """``call(*args)`` in a worker thread, retried while the database is away."""
+    return await retried(table, lambda: asyncio.to_thread(call, *args))
+
+
+async def retried(table: TableState, attempt: Callable[[], Awaitable[T]]) -> T:
+    """``attempt()`` awaited, and again while the database is away."""
     delay = FIRST_RETRY_SECONDS
     away = False
     while True:
         try:
-            result = await asyncio.to_thread(call, *args)
+            result = await attempt()
         except Exception as error:
             if not outage(error):
                 raise
@@ -51,8 +56,14 @@ async def stored(table: TableState, call: Callable[..., T], *args: Any) -> T:
 async def add_move(table: TableState, action: Action) -> int:
     """Store ``action`` as the hand's next move; its number."""
     number = table.moves_in_hand
-    await stored(
-        table, table.store.play.add_move, table.room_id, table.hand_index, number, action_to_dict(action)
-    )
-    table.moves_in_hand += 1
+    await add_moves(table, [action_to_dict(action)])
     return number
+
+
+async def add_moves(table: TableState, actions: list[dict[str, Any]]) -> None:
+    """Store the hand's next moves (grouped with other tables' moves in one transaction)."""
+    fence = table.store.fence[1] if table.store.fence is not None else None
+    store = table.store.moves.store
+    first = table.moves_in_hand
+    await retried(table, lambda: store(table.room_id, table.hand_index, first, actions, fence))
+    table.moves_in_hand += len(actions)
