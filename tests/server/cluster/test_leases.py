@@ -13,9 +13,9 @@ from typing import Any, cast
 import pytest
 
 from hupai.server.cluster.leases import Leases
+from hupai.server.errors import Conflict
 from hupai.server.schemas import RoomIn
 from hupai.server.storage.database import connect, migrate
-from hupai.server.errors import Conflict
 from hupai.server.storage.fencing import Fence, LeaseLost
 from hupai.server.storage.group_commit import MoveWriter
 from hupai.server.storage.play import MoveGroup, Play

@@ -36,7 +36,12 @@ class MoveGroup:
 
     def rows(self) -> list[dict[str, Any]]:
         return [
-            {"room_id": self.room_id, "hand_index": self.hand_index, "number": self.first + offset, "action": action}
+            {
+                "room_id": self.room_id,
+                "hand_index": self.hand_index,
+                "number": self.first + offset,
+                "action": action,
+            }
             for offset, action in enumerate(self.actions)
         ]
 
@@ -74,7 +79,9 @@ class Play:
             held = fences_held(db, fences)
             for index, group in enumerate(groups):
                 if group.fence is not None and group.room_id not in held:
-                    outcomes[index] = LeaseLost(f"room #{group.room_id}: the table's lease passed to another process")
+                    outcomes[index] = LeaseLost(
+                        f"room #{group.room_id}: the table's lease passed to another process"
+                    )
             writing = [group for group, outcome in zip(groups, outcomes, strict=True) if outcome is None]
             rows = [row for group in writing for row in group.rows()]
             if not rows:
