@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
-from sqlalchemy import Table, insert, select
+from sqlalchemy import CursorResult, Table, insert, select
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
@@ -88,7 +88,7 @@ class Play:
                 return outcomes
             dialect = db.get_bind().dialect.name
             statement = (postgresql_insert if dialect == "postgresql" else sqlite_insert)(MOVES).values(rows)
-            inserted = db.execute(statement.on_conflict_do_nothing()).rowcount
+            inserted = cast(CursorResult[Any], db.execute(statement.on_conflict_do_nothing())).rowcount
             if inserted != len(rows):  # some were there already: the same moves, or a conflict
                 for index, group in enumerate(groups):
                     if outcomes[index] is None and self._stored_actions(group, db) != group.actions:
@@ -100,6 +100,7 @@ class Play:
         query = select(Move.number, Move.action).where(
             Move.room_id == group.room_id, Move.hand_index == group.hand_index, Move.number.in_(numbers)
         )
+        found: dict[int, dict[str, Any]]
         if db is None:
             with self.tx.reading() as reader:
                 found = dict(reader.execute(query).tuples().all())
