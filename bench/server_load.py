@@ -7,9 +7,10 @@
                                                    # three processes on PostgreSQL and Redis, then kill -9
 
 It starts ``hupai``'s server (uvicorn, SQLite in a temporary folder) in its own process, opens the
-rooms over the HTTP API (four guests, three sit and get ready, the host starts a 16-hand match), and
-plays every seat from this process over websockets: each player answers its prompt after a think
-time drawn from 0.5-1.5 × ``--think`` seconds (a win when it may, otherwise any legal action).
+rooms over the HTTP API (four guests, three sit and get ready; once every player is at its table,
+the host starts a 16-hand match), and plays every seat from this process over websockets: each
+player answers its prompt after a think time drawn from 0.5-1.5 × ``--think`` seconds (a win when
+it may, otherwise any legal action).
 
 Action latency is the time from sending an answer to receiving the update that shows it applied (the
 prompt with that number gone): the server's whole path — edge checks, the table's inbox, the engine,
@@ -168,7 +169,7 @@ def call(base: str, path: str, body: dict[str, Any] | None = None, token: str | 
 
 
 def open_room(base: str, index: int) -> tuple[str, list[str]]:
-    """A started 16-hand room with four guests in it; returns its number and their tokens."""
+    """A 16-hand room with four guests in it, ready to start; returns its number and their tokens."""
     tokens = [call(base, "/api/guest", {"name": f"玩家{index}-{seat}"})["token"] for seat in range(4)]
     room = {"preset": "nanjing", "hands": 16, "claim_seconds": CLAIM_SECONDS}
     opened = call(base, "/api/rooms", room, tokens[0])
@@ -176,8 +177,21 @@ def open_room(base: str, index: int) -> tuple[str, list[str]]:
     for token in tokens[1:]:
         call(base, f"/api/rooms/{number}/sit", {"invite": invite}, token)
         call(base, f"/api/rooms/{number}/ready", {"ready": True}, token)
-    call(base, f"/api/rooms/{number}/start", {}, tokens[0])
     return number, tokens
+
+
+def start_rooms(bases: list[str], rooms: list[tuple[str, list[str]]]) -> None:
+    """The hosts start their matches, once everyone is at the table: a room started before its
+    players arrive plays their first prompts by 托管, and their late answers are then refused."""
+    with ThreadPoolExecutor(8) as pool:
+        list(
+            pool.map(
+                lambda index: call(
+                    bases[index % len(bases)], f"/api/rooms/{rooms[index][0]}/start", {}, rooms[index][1][0]
+                ),
+                range(len(rooms)),
+            )
+        )
 
 
 # A claim window is never released sooner than this after the discard (the rooms' setting).
@@ -319,7 +333,8 @@ async def load(
         for seat, token in enumerate(tokens):
             # Each seat at another process than the one before: most sockets are relayed to the owner.
             order = [ws_bases[(index + seat + turn) % len(ws_bases)] for turn in range(len(ws_bases))]
-            urls = [f"{base}/api/rooms/{number}/ws?token={token}" for base in order]
+            # delta=1 as the browser and the network bot ask: patches after a hand's first view.
+            urls = [f"{base}/api/rooms/{number}/ws?token={token}&delta=1" for base in order]
             player = Player(urls, number, stats, args.think, rng_for(rng))
             tasks.append(asyncio.create_task(player.play(stop)))
             await asyncio.sleep(0.002)  # a gentle ramp, as people arrive
@@ -329,6 +344,7 @@ async def load(
     while stats.joined < len(tasks) and time.perf_counter() - joining < JOIN_LIMIT_SECONDS:
         await asyncio.sleep(0.1)
     stats.join_seconds = time.perf_counter() - joining
+    await asyncio.to_thread(start_rooms, bases, rooms)
     await asyncio.sleep(args.warmup)
     cpu_before = [cpu_seconds(pid) for pid in pids]
     own_before = time.process_time()

@@ -160,9 +160,13 @@ def connect(
     hand: int = -1,
     since: int = 0,
     invite: bool = True,
+    delta: bool = False,
 ) -> WebSocketTestSession:
-    """A table socket, by default with the room's invitation (``invite=False``: as a stranger)."""
+    """A table socket, by default with the room's invitation (``invite=False``: as a stranger);
+    ``delta``: asking for patches instead of whole views (docs/protocol.md)."""
     query = f"?hand={hand}&since={since}" + (f"&token={token_of(headers)}" if headers else "")
+    if delta:
+        query += "&delta=1"
     if invite and number in INVITES:
         query += f"&invite={INVITES[number]}"
     return client.websocket_connect(f"/api/rooms/{number}/ws{query}")

@@ -2,7 +2,8 @@
 
 It logs in as a guest, takes a free seat (or the one asked for), says it is ready, and then answers
 every prompt its table sends with the chosen bot's decision. It sees exactly what a person in that
-seat sees: the view in each ``update`` (see ``docs/protocol.md``), rebuilt with
+seat sees: the view in each ``update`` (see ``docs/protocol.md``; it asks for patches, ``delta=1``,
+and applies them to the view before), rebuilt with
 :meth:`hupai.game.view.SeatView.from_dict`. A dropped connection is reopened and the table resent
 from the last event it had, so a network blip costs nothing but time.
 """
@@ -27,6 +28,7 @@ from websockets.sync.client import connect as ws_connect
 from hupai.bots import Bot, make_bot, trustee_action
 from hupai.game.actions import action_from_dict, action_to_dict
 from hupai.game.view import SeatView
+from hupai.server.protocol import patched_view
 
 HEARTBEAT_SECONDS = 3.0
 # A bare room number, or an invitation link's "#/join/<number>/<token>".
@@ -51,6 +53,7 @@ class Progress:
     decisions: int = 0
     last_answer: str = ""
     contributed: int = -1  # the last hand this bot sent its contribution to the wall for
+    view: dict[str, Any] | None = None  # the view as last sent or patched (the socket asks for patches)
 
 
 class Api:
@@ -89,7 +92,7 @@ class Api:
 
     def socket_url(self, number: str, progress: Progress) -> str:
         scheme = "wss" if self.base.startswith("https") else "ws"
-        fields = {"token": self.token, "hand": progress.hand, "since": progress.events}
+        fields = {"token": self.token, "hand": progress.hand, "since": progress.events, "delta": 1}
         query = urllib.parse.urlencode({**fields, **({"invite": self.invite} if self.invite else {})})
         return f"{scheme}://{self.base.split('://', 1)[1]}/api/rooms/{number}/ws?{query}"
 
@@ -174,6 +177,9 @@ def _play_connected(
 ) -> dict[str, Any] | None:
     for text in socket:
         message: dict[str, Any] = json.loads(text)
+        if message.get("type") == "update" and not _whole_view(message, progress):
+            socket.send(json.dumps({"type": "sync", "hand": progress.hand, "since": progress.events}))
+            continue
         if on_message is not None:
             on_message(message)
         kind = message.get("type")
@@ -207,6 +213,17 @@ def _check_room(room: dict[str, Any], progress: Progress) -> None:
         raise NetworkBotError("the room was closed before its game started")
     if room["status"] == "waiting" and all(seat["user_id"] != progress.me for seat in room["seats"]):
         raise NetworkBotError("the host removed this bot from the room")
+
+
+def _whole_view(update: dict[str, Any], progress: Progress) -> bool:
+    """Give the update its whole view, from the view before and its ``patch``; False when there is
+    no view of the hand before it to patch (then ask for the table again)."""
+    if "patch" in update:
+        if progress.view is None or update["hand"] != progress.hand:
+            return False
+        update["view"] = patched_view(progress.view, update["patch"])
+    progress.view = update["view"]
+    return True
 
 
 def _follow(update: dict[str, Any], progress: Progress) -> None:

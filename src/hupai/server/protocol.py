@@ -11,6 +11,34 @@ import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
 
+def view_patch(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
+    """What changed from one view (as an ``update`` carries it) to the next: the fields whose values
+    differ and, under ``seats``, each seat's whole entry where it changed (``null`` where not). A
+    client that asked for patches (``delta=1``) gets this instead of the view; :func:`patched_view`
+    applies it. Each seat's entry is a dict shared by the views of the same facts
+    (:func:`hupai.game.view.view_message`), so an unchanged seat is found without comparing it."""
+    patch = {key: value for key, value in after.items() if key != "seats" and before.get(key) != value}
+    seats = [
+        None if entry is was or entry == was else entry
+        for entry, was in zip(after["seats"], before["seats"], strict=True)
+    ]
+    if any(entry is not None for entry in seats):
+        patch["seats"] = seats
+    return patch
+
+
+def patched_view(before: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:
+    """The view ``patch`` (:func:`view_patch`) leads to from ``before`` (a new dict; ``before`` is
+    left as it was)."""
+    after = {**before, **patch}
+    if "seats" in patch:
+        after["seats"] = [
+            was if entry is None else entry
+            for entry, was in zip(patch["seats"], before["seats"], strict=True)
+        ]
+    return after
+
+
 def encoded(message: dict[str, Any]) -> str:
     """A message as the JSON text a socket sends (UTF-8 as it is, no spaces). Keys that are not text
     are written as text, as the standard library does."""

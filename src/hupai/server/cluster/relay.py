@@ -432,7 +432,13 @@ class Cluster:
         key = (node, int(payload["c"]))
         if kind == "join":
             connection = RemoteConnection(
-                self, node, key[1], user_id=payload["user"], hand=payload["hand"], since=payload["since"]
+                self,
+                node,
+                key[1],
+                user_id=payload["user"],
+                hand=payload["hand"],
+                since=payload["since"],
+                patches=bool(payload.get("patches", False)),
             )
             self.remote[key] = (room_id, connection)
             return Join(connection)

@@ -56,9 +56,17 @@ class RemoteConnection(Connection):
     published to that process; it is closed when that process says so or stops being alive."""
 
     def __init__(
-        self, cluster: Relay, node: str, conn: int, *, user_id: int | None, hand: int, since: int
+        self,
+        cluster: Relay,
+        node: str,
+        conn: int,
+        *,
+        user_id: int | None,
+        hand: int,
+        since: int,
+        patches: bool = False,
     ) -> None:
-        super().__init__(user_id, hand=hand, since=since)
+        super().__init__(user_id, hand=hand, since=since, patches=patches)
         self.cluster = cluster
         self.node = node
         self.conn = conn
@@ -97,6 +105,7 @@ class RemoteRoom:
                 "user": message.connection.user_id,
                 "hand": message.connection.hand_index,
                 "since": message.connection.sent_events,
+                "patches": message.connection.patches,
                 "c": conn,
             }
         elif isinstance(message, Leave):

@@ -49,6 +49,7 @@ async def table_socket(
     since: Annotated[int, Query(ge=0)] = 0,
     token: str | None = None,
     invite: Annotated[str | None, Query(max_length=64)] = None,
+    delta: bool = False,
 ) -> None:
     await socket.accept()
     settings: Settings = socket.app.state.settings
@@ -77,7 +78,9 @@ async def table_socket(
         if not await _within_limit(socket, sockets, person, settings.max_sockets_per_user):
             return
         try:
-            await _play(socket, number, Connection(user.id, hand=hand, since=since), invite, settings)
+            await _play(
+                socket, number, Connection(user.id, hand=hand, since=since, patches=delta), invite, settings
+            )
         finally:
             await sockets.give_back(person)
     finally:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
-from sqlalchemy import CursorResult, Table, insert, select
+from sqlalchemy import Table, insert, select
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
@@ -87,8 +87,11 @@ class Play:
             if not rows:
                 return outcomes
             dialect = db.get_bind().dialect.name
-            statement = (postgresql_insert if dialect == "postgresql" else sqlite_insert)(MOVES).values(rows)
-            inserted = cast(CursorResult[Any], db.execute(statement.on_conflict_do_nothing())).rowcount
+            insert_new = (postgresql_insert if dialect == "postgresql" else sqlite_insert)(MOVES)
+            # The rows as parameters of one statement (its compiled form cached, sent as one
+            # multi-row INSERT), skipping moves there already; RETURNING tells how many went in.
+            statement = insert_new.on_conflict_do_nothing().returning(MOVES.c.id)
+            inserted = len(db.execute(statement, rows).all())
             if inserted != len(rows):  # some were there already: the same moves, or a conflict
                 for index, group in enumerate(groups):
                     if outcomes[index] is None and self._stored_actions(group, db) != group.actions:

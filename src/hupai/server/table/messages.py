@@ -16,7 +16,7 @@ OUTBOX_LIMIT = 500  # a client this far behind is cut off rather than slowing th
 class Connection:
     """One client's socket as the table sees it: messages are queued, never awaited."""
 
-    def __init__(self, user_id: int | None, *, hand: int = -1, since: int = 0) -> None:
+    def __init__(self, user_id: int | None, *, hand: int = -1, since: int = 0, patches: bool = False) -> None:
         self.user_id = user_id
         self.seat: int | None = None
         self.hand_index = hand  # the hand this client has events of
@@ -28,6 +28,12 @@ class Connection:
         self.hints = False  # the player asked for hints
         self.hints_for: tuple[Any, ...] | None = None  # what the last hints were computed for
         self.last_hints: dict[str, Any] | None = None
+        # The client asked for patches (``delta=1``): after a first whole view, each update carries
+        # what changed since the view and table facts it was sent last (docs/protocol.md).
+        self.patches = patches
+        self.last_view: dict[str, Any] | None = None  # None: the next update carries the whole view
+        self.last_facts: dict[str, Any] | None = None
+        self.view_hand = -1  # the hand of last_view
 
     def send(self, message: dict[str, Any] | str) -> None:
         if self.closed:

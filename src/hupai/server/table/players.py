@@ -33,6 +33,7 @@ async def from_client(table: TableState, connection: Connection, message: Client
         connection.hand_index = message.hand
         connection.sent_events = message.since
         connection.events_at = None
+        connection.last_view = None  # a sync is answered with the whole view
         views.send_update(table, connection)
     elif isinstance(message, Trustee):
         await set_trustee(table, connection, message.on)

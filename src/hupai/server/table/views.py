@@ -13,6 +13,7 @@ from hupai.game.fairness import FairDeal, room_algorithm
 from hupai.game.model import HandState, Phase
 from hupai.game.refusal import Refusal
 from hupai.game.view import event_position, events_as_dicts, events_for, view, view_message
+from hupai.server.protocol import view_patch
 from hupai.server.table import core
 from hupai.server.table.core import SEATS, TableState
 from hupai.server.table.hints import seat_hints, winning_tiles
@@ -96,9 +97,9 @@ def send_update(table: TableState, connection: Connection, facts: dict[str, Any]
         "hand": hand,
         "from": start,
         "events": events_as_dicts(events),
-        "view": view_message(state, connection.seat),
-        "table": table_facts(table) if facts is None else facts,
     }
+    shown = view_message(state, connection.seat)
+    message.update(view_fields(connection, hand, shown, table_facts(table) if facts is None else facts))
     if start == 0 and state.fair is not None:  # the hand's first update for this connection
         message["fair"] = fair_facts(state.fair, connection.seat)
     if connection.seat is not None and state.phase is not Phase.ENDED:
@@ -129,6 +130,7 @@ def send_the_rest(table: TableState, connection: Connection, ended: HandState, h
             ended, connection.seat, connection.sent_events
         )
     events = events_for(ended, connection.seat, start=connection.events_at)
+    connection.last_view = None  # the hand after this one starts with a whole view
     if events:
         connection.send(
             {
@@ -140,6 +142,25 @@ def send_the_rest(table: TableState, connection: Connection, ended: HandState, h
                 "table": table_facts(table),
             }
         )
+
+
+def view_fields(
+    connection: Connection, hand: int, shown: dict[str, Any], facts: dict[str, Any]
+) -> dict[str, Any]:
+    """An update's ``view`` and ``table``; for a client that asked for patches, after the first
+    whole view of a hand, ``patch`` (what changed in the view) and ``table`` only when it changed."""
+    if not connection.patches:
+        return {"view": shown, "table": facts}
+    before, facts_before = connection.last_view, connection.last_facts
+    if connection.view_hand != hand:
+        before = None
+    connection.last_view, connection.last_facts, connection.view_hand = shown, facts, hand
+    if before is None:
+        return {"view": shown, "table": facts}
+    fields: dict[str, Any] = {"patch": view_patch(before, shown)}
+    if facts != facts_before:
+        fields["table"] = facts
+    return fields
 
 
 def ting_facts(table: TableState, seat: int) -> dict[str, Any]:
@@ -160,11 +181,14 @@ def seat_waits(table: TableState, seat: int) -> list[int]:
     state = table.state
     assert state is not None
     player = state.seats[seat]
-    holding_draw = state.phase is Phase.TURN and state.turn == seat
+    counts = list(player.counts)
+    if state.phase is Phase.TURN and state.turn == seat and player.drawn is not None:
+        # Holding a drawn tile, the waits are those of the hand without it: often the very hand
+        # before the draw, whose waits are known already.
+        counts[player.drawn] -= 1
     key = (
         table.hand_index,
-        tuple(player.counts),
-        player.drawn if holding_draw else None,
+        tuple(counts),
         len(player.flowers),
         player.ready,
         player.passed_win,

@@ -17,7 +17,7 @@ import { DissolveVote } from "./dissolve.js";
 import { Social } from "./social.js";
 import { Voice } from "./voice.js";
 import { checkRecord, contributionFor, rememberedContribution, showFairDetails, verdictHtml } from "./fairness.js";
-import { escapeHtml, html, toast } from "./util.js";
+import { escapeHtml, html, patchedView, toast } from "./util.js";
 
 const RECONNECT_MS = 1000;
 // The heartbeat: a socket quiet this long sends a ping; one that then hears nothing this long is
@@ -80,7 +80,8 @@ class TableClient {
   connect() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     const invite = inviteFor(this.number);
-    const query = `hand=${this.hand}&since=${this.events}${invite ? `&invite=${encodeURIComponent(invite)}` : ""}`;
+    // delta=1: after a hand's first whole view, updates carry only what changed (patchedView).
+    const query = `hand=${this.hand}&since=${this.events}&delta=1${invite ? `&invite=${encodeURIComponent(invite)}` : ""}`;
     const socket = new WebSocket(`${scheme}://${location.host}/api/rooms/${this.number}/ws?${query}`);
     this.socket = socket;
     this.contributed = new Set(); // the hands this connection sent a contribution for
@@ -156,6 +157,15 @@ class TableClient {
         this.contribute(message);
         return;
       case "update":
+        if (message.patch) {
+          // The server sends a patch only after a whole view of the same hand on this socket.
+          if (!this.update || this.update.hand !== message.hand) {
+            this.send({ type: "sync", hand: this.hand, since: this.events }); // answered with a whole view
+            return;
+          }
+          message.view = patchedView(this.update.view, message.patch);
+        }
+        if (!message.table) message.table = this.update.table;
         if (message.fair) this.fair = { hand: message.hand, ...message.fair };
         this.table.heard(message, this.update);
         if (this.handEnd && message.hand > this.handEnd.hand) this.handEnd = null;

@@ -63,3 +63,11 @@ export async function copyToClipboard(text) {
   scratch.remove();
   return done;
 }
+
+// An update's view from the one before and its patch (docs/protocol.md, delta=1): the fields that
+// changed, and under `seats` each seat's entry where it changed (null where it did not).
+export function patchedView(before, patch) {
+  const after = { ...before, ...patch };
+  if (patch.seats) after.seats = patch.seats.map((entry, seat) => entry ?? before.seats[seat]);
+  return after;
+}

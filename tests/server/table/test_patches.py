@@ -1,0 +1,86 @@
+"""Patches (``delta=1``): after a hand's first whole view, each update carries only what changed, and
+a client that applies them has, update after update, the very view and table facts a client of whole
+views is sent (docs/protocol.md)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import orjson
+import pytest
+from fastapi.testclient import TestClient
+
+from hupai.game.engine import legal_actions, new_hand, step
+from hupai.game.model import Phase
+from hupai.game.view import view_message
+from hupai.rules import load_ruleset
+from hupai.server.protocol import patched_view, view_patch
+
+from ...server_support import Message, connect, database, database_urls, guest, new_room, play_socket, server
+
+
+@pytest.fixture(params=database_urls())
+def client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestClient]:
+    with database(request.param, tmp_path) as url, server(url) as test_client:
+        yield test_client
+
+
+@pytest.mark.parametrize("preset", ["nanjing", "nanning", "enshi"])
+def test_a_patch_applied_to_the_view_before_gives_the_view_after(preset: str) -> None:
+    ruleset = load_ruleset(preset)
+    rng = random.Random(7)
+    for seed in range(20):
+        state = new_hand(ruleset, dealer=seed % 4, seed=seed)
+        before: list[dict[str, object] | None] = [None] * 5
+        while state.phase is not Phase.ENDED:
+            for index, seat in enumerate((0, 1, 2, 3, None)):
+                after = view_message(state, seat)
+                was = before[index]
+                if was is not None:
+                    patch = view_patch(was, after)
+                    assert patched_view(was, patch) == after
+                    assert "seat" not in patch and "ruleset" not in patch  # only what changed
+                before[index] = after
+            choices = [legal for seat in range(4) if (legal := legal_actions(state, seat))]
+            step(state, rng.choice(choices[0]))
+
+
+def test_a_client_of_patches_is_told_what_a_client_of_whole_views_is(client: TestClient) -> None:
+    host = guest(client, "小明")
+    number = new_room(client, host, preset="nanjing", hands=4, bot_level="efficiency")
+    # Two sockets of the same seat, both there before the start: they are sent the same updates.
+    with connect(client, number, host, delta=True) as patched, connect(client, number, host) as whole:
+        for socket in (patched, whole):
+            while socket.receive_json()["type"] != "room":
+                pass
+        assert client.post(f"/api/rooms/{number}/start", json={}, headers=host).status_code == 200
+        told_whole = [message for message in play_socket(whole, seed=3) if message["type"] == "update"]
+        told_patched: list[Message] = []
+        while (message := patched.receive_json())["type"] != "match_end":
+            if message["type"] == "update":
+                told_patched.append(message)
+    assert len(told_patched) == len(told_whole) > 40
+    view: Message | None = None
+    table: Message | None = None
+    hand = -1
+    sizes = {"whole": 0, "patched": 0}
+    for sent, full in zip(told_patched, told_whole, strict=True):
+        assert {key: value for key, value in sent.items() if key not in ("view", "patch", "table")} == {
+            key: value for key, value in full.items() if key not in ("view", "table")
+        }
+        if sent["hand"] != hand:  # each hand starts with a whole view and the table's facts
+            assert "view" in sent and "patch" not in sent and "table" in sent
+            hand = sent["hand"]
+        if "patch" in sent:
+            assert view is not None and "view" not in sent
+            view = patched_view(view, sent["patch"])
+        else:
+            view = sent["view"]
+        table = sent.get("table", table)
+        assert view == full["view"]
+        assert table == full["table"]
+        sizes["whole"] += len(orjson.dumps(full))
+        sizes["patched"] += len(orjson.dumps(sent))
+    assert sizes["patched"] < sizes["whole"] / 2
