@@ -267,3 +267,27 @@ def test_the_engines_shuffle_is_pythons() -> None:
         shuffle(ours, random.Random(seed))
         random.Random(seed).shuffle(theirs)
         assert ours == theirs
+
+
+def test_views_leave_no_garbage_for_the_collector() -> None:
+    """A server builds a view for every seat after every move: none may leave reference cycles
+    behind (compiled nested functions did), or the garbage collector's pauses stall every table."""
+    import gc
+
+    state = Match(load_ruleset("nanjing"), seed=5).start_hand()
+    rng = random.Random(5)
+    gc.collect()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        while state.phase is not Phase.ENDED:
+            for seat in (0, 1, 2, 3, None):
+                SeatView.from_dict(view(state, seat).as_dict())
+                view_message(state, seat)
+            choices = [legal for seat in range(SEATS) if (legal := legal_actions(state, seat))]
+            step(state, rng.choice(choices[0]))
+        gc.collect()
+        left = [type(thing).__qualname__ for thing in gc.garbage]
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+    assert left == []

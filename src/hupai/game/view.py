@@ -152,10 +152,8 @@ class SeatView:
         """The view as JSON data. ``seats``: the public seats as dicts already built (see
         :func:`view_message`); ``brief``: without the rule card (``options``) and the legal actions
         (``legal``)."""
-
-        def tiles(values: tuple[int, ...] | None) -> str | None:
-            return None if values is None else format_tiles(values)
-
+        # No nested helper here: compiled, each call's closure and its environment would form a
+        # reference cycle, left for the garbage collector (two objects per view, per seat and move).
         shown: dict[str, Any] = {
             "seat": self.seat,
             "ruleset": self.ruleset,
@@ -165,15 +163,15 @@ class SeatView:
             "turn": self.turn,
             "live_tiles": self.live_tiles,
             "seats": [_seat_dict(public) for public in self.seats] if seats is None else seats,
-            "hand": tiles(self.hand),
+            "hand": _tiles_or_none(self.hand),
             "drawn": None if self.drawn is None else format_tiles([self.drawn]),
             "open_tile": None if self.open_tile is None else format_tiles([self.open_tile]),
             "open_from": self.open_from,
             "deltas": list(self.deltas),
             "outcome": self.outcome,
             "hands": None if self.hands is None else [format_tiles(hand) for hand in self.hands],
-            "pizi": tiles(None if self.pizi is None else (self.pizi,)),
-            "laizi": tiles(None if self.laizi is None else (self.laizi,)),
+            "pizi": None if self.pizi is None else format_tiles([self.pizi]),
+            "laizi": None if self.laizi is None else format_tiles([self.laizi]),
         }
         if not brief:
             shown["legal"] = [action_to_dict(action) for action in self.legal]
@@ -184,13 +182,7 @@ class SeatView:
     def from_dict(cls, data: Mapping[str, Any], *, options: Mapping[str, Any] | None = None) -> SeatView:
         """The view :meth:`as_dict` wrote (a network client rebuilds what the server sent). Missing
         ``legal`` and ``options`` (the server sends them apart) are taken as empty / ``options``."""
-
-        def tile(value: str | None) -> int | None:
-            return None if value is None else parse_tiles(value)[0]
-
-        def tiles(value: str | None) -> tuple[int, ...] | None:
-            return None if value is None else tuple(parse_tiles(value))
-
+        tile, tiles = _tile_read, _tiles_read  # (module functions: see as_dict)
         return cls(
             seat=data["seat"],
             ruleset=data["ruleset"],
@@ -229,6 +221,18 @@ class SeatView:
             pizi=tile(data.get("pizi")),
             laizi=tile(data.get("laizi")),
         )
+
+
+def _tile_read(value: str | None) -> int | None:
+    return None if value is None else parse_tiles(value)[0]
+
+
+def _tiles_read(value: str | None) -> tuple[int, ...] | None:
+    return None if value is None else tuple(parse_tiles(value))
+
+
+def _tiles_or_none(values: tuple[int, ...] | None) -> str | None:
+    return None if values is None else format_tiles(values)
 
 
 def _seat_dict(public: PublicSeat) -> dict[str, Any]:
