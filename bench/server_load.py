@@ -183,18 +183,20 @@ def open_room(base: str, index: int) -> tuple[str, list[str]]:
     return number, tokens
 
 
-def start_rooms(bases: list[str], rooms: list[tuple[str, list[str]]]) -> None:
-    """The hosts start their matches, once everyone is at the table: a room started before its
-    players arrive plays their first prompts by 托管, and their late answers are then refused."""
+def start_rooms(bases: list[str], rooms: list[tuple[str, list[str]]], spread: float) -> None:
+    """The hosts start their matches, once everyone is at the table (a room started before its
+    players arrive plays their first prompts by 托管, and their late answers are then refused), one
+    after another over ``spread`` seconds: tables started at the same moment would end their hands
+    together, a burst no real server sees."""
+    began = time.perf_counter()
+
+    def start(index: int) -> None:
+        time.sleep(max(0.0, began + spread * index / len(rooms) - time.perf_counter()))
+        number, tokens = rooms[index]
+        call(bases[index % len(bases)], f"/api/rooms/{number}/start", {}, tokens[0])
+
     with ThreadPoolExecutor(8) as pool:
-        list(
-            pool.map(
-                lambda index: call(
-                    bases[index % len(bases)], f"/api/rooms/{rooms[index][0]}/start", {}, rooms[index][1][0]
-                ),
-                range(len(rooms)),
-            )
-        )
+        list(pool.map(start, range(len(rooms))))
 
 
 # A claim window is never released sooner than this after the discard (the rooms' setting).
@@ -347,7 +349,7 @@ async def load(
     while stats.joined < len(tasks) and time.perf_counter() - joining < JOIN_LIMIT_SECONDS:
         await asyncio.sleep(0.1)
     stats.join_seconds = time.perf_counter() - joining
-    await asyncio.to_thread(start_rooms, bases, rooms)
+    await asyncio.to_thread(start_rooms, bases, rooms, args.ramp)
     await asyncio.sleep(args.warmup)
     cpu_before = [cpu_seconds(pid) for pid in pids]
     own_before = time.process_time()
@@ -404,6 +406,13 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(int(fraction * len(ordered)), len(ordered) - 1)]
 
 
+def fill_in_defaults(args: argparse.Namespace) -> None:
+    if args.quick:
+        args.tables, args.seconds, args.warmup = 10, 10.0, 3.0
+    if args.ramp is None:
+        args.ramp = min(0.06 * args.tables, 60.0)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -411,6 +420,11 @@ def main() -> int:
     parser.add_argument("--tables", type=int, default=250)
     parser.add_argument("--seconds", type=float, default=60.0, help="measuring time")
     parser.add_argument("--warmup", type=float, default=15.0, help="seconds before measuring")
+    parser.add_argument(
+        "--ramp",
+        type=float,
+        help="seconds over which the rooms are started (default: 0.06 a table, at most 60)",
+    )
     parser.add_argument("--think", type=float, default=1.0, help="mean seconds a player takes to answer")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--server", help="a running server's address (default: start one)")
@@ -428,8 +442,7 @@ def main() -> int:
         parser.error(
             "--servers above 1 needs --database-url postgresql+psycopg://… (or HUPAI_BENCH_DATABASE_URL)"
         )
-    if args.quick:
-        args.tables, args.seconds, args.warmup = 10, 10.0, 3.0
+    fill_in_defaults(args)
     # Stopped from outside (timeout, Ctrl-C): still stop the servers this run started.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -503,6 +516,7 @@ def report(stats: Stats, args: argparse.Namespace, setup: float) -> None:
         "measured_seconds": window,
         "room_setup_seconds": round(setup, 1),
         "join_seconds": round(stats.join_seconds, 1),  # until every player was at its table
+        "ramp_seconds": args.ramp,  # the rooms started one after another over this
         "actions": len(stats.latencies),
         "actions_per_second": round(len(stats.latencies) / window, 1),
         "latency_ms": {
