@@ -29,23 +29,25 @@ def check_fence(db: Session, room_id: int, fence: Fence) -> None:
     """Inside a writing transaction: refuse it unless ``fence`` still holds the room's lease. The row
     is read with a lock that a taking-over process's update must wait for (SQLite: the transaction
     already holds the write lock)."""
-    # Two columns, not an ORM object: this runs before every move a table stores.
-    query = select(TableLease.owner, TableLease.epoch).where(TableLease.room_id == room_id)
-    lease = db.execute(query.with_for_update(read=True)).first()
-    if lease is None or lease.owner != fence.owner or lease.epoch != fence.epoch:
-        raise LeaseLost(f"room #{room_id}: the table's lease passed to another process")
+    if room_id not in fences_held(db, {room_id: fence}):
+        raise lease_lost(room_id)
 
 
 def fences_held(db: Session, fences: Mapping[int, Fence]) -> set[int]:
     """Inside a writing transaction: the rooms (of ``fences``, room → fence) whose fence still holds
-    their lease, read in one query with the same lock as :func:`check_fence`."""
+    their lease, read in one query with that lock (a group of tables' moves checks all at once)."""
     if not fences:
         return set()
+    # Three columns, not ORM objects: this runs before every group of moves stored.
     query = select(TableLease.room_id, TableLease.owner, TableLease.epoch).where(
         TableLease.room_id.in_(sorted(fences))
     )
     return {
         lease.room_id
         for lease in db.execute(query.with_for_update(read=True))
-        if (lease.owner, lease.epoch) == (fences[lease.room_id].owner, fences[lease.room_id].epoch)
+        if Fence(lease.owner, lease.epoch) == fences[lease.room_id]
     }
+
+
+def lease_lost(room_id: int) -> LeaseLost:
+    return LeaseLost(f"room #{room_id}: the table's lease passed to another process")

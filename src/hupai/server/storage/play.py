@@ -14,7 +14,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from hupai.server.errors import AlreadyContributed, Conflict, DealClosed, NotFound
-from hupai.server.storage.fencing import Fence, LeaseLost, fences_held
+from hupai.server.storage.fencing import Fence, fences_held, lease_lost
 from hupai.server.storage.models import Contribution, Move, PlayedHand, Result, Room, utcnow
 from hupai.server.storage.outputs import bot_name
 from hupai.server.storage.rooms import SEATS
@@ -79,9 +79,7 @@ class Play:
             held = fences_held(db, fences)
             for index, group in enumerate(groups):
                 if group.fence is not None and group.room_id not in held:
-                    outcomes[index] = LeaseLost(
-                        f"room #{group.room_id}: the table's lease passed to another process"
-                    )
+                    outcomes[index] = lease_lost(group.room_id)
             writing = [group for group, outcome in zip(groups, outcomes, strict=True) if outcome is None]
             rows = [row for group in writing for row in group.rows()]
             if not rows:
