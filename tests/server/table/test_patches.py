@@ -17,6 +17,8 @@ from hupai.game.model import Phase
 from hupai.game.view import view_message
 from hupai.rules import load_ruleset
 from hupai.server.protocol import patched_view, view_patch
+from hupai.server.table.messages import Connection
+from hupai.server.table.views import view_fields
 
 from ...server_support import Message, connect, database, database_urls, guest, new_room, play_socket, server
 
@@ -45,6 +47,29 @@ def test_a_patch_applied_to_the_view_before_gives_the_view_after(preset: str) ->
                 before[index] = after
             choices = [legal for seat in range(4) if (legal := legal_actions(state, seat))]
             step(state, rng.choice(choices[0]))
+
+
+def test_a_connection_keeps_one_last_view_and_changes_it_in_place() -> None:
+    # A new dict per connection and move would live until the next move, and every young garbage
+    # collection (which stalls all tables) would scan thousands of them.
+    connection = Connection(None, patches=True)
+    state = new_hand(load_ruleset("nanning"), dealer=0, seed=5)
+    rng = random.Random(5)
+    facts = {"totals": [0, 0, 0, 0]}
+    first = view_fields(connection, 0, view_message(state, 0), facts)
+    sent_first = orjson.dumps(first)
+    kept, told = connection.last_view, first["view"]
+    assert kept == told and kept is not told  # the view sent is never changed afterwards
+    while state.phase is not Phase.ENDED:
+        choices = [legal for seat in range(4) if (legal := legal_actions(state, seat))]
+        step(state, rng.choice(choices[0]))
+        shown = view_message(state, 0)
+        fields = view_fields(connection, 0, shown, facts)
+        assert "view" not in fields and "table" not in fields  # the same facts are not sent again
+        told = patched_view(told, fields["patch"])
+        assert told == shown == kept and connection.last_view is kept
+    assert orjson.dumps(first) == sent_first
+    assert "view" in view_fields(connection, 1, view_message(state, 0), facts)  # a new hand: whole
 
 
 def test_a_client_of_patches_is_told_what_a_client_of_whole_views_is(client: TestClient) -> None:

@@ -8,7 +8,7 @@ import contextlib
 import json
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, WebSocket, WebSocketDisconnect
@@ -188,6 +188,7 @@ async def _pump(socket: WebSocket, connection: Connection) -> None:
             if message is None:
                 break
             await socket.send_text(message if isinstance(message, str) else encoded(message))
+            del message  # not kept alive while waiting for the next one (see app._tune_gc)
     except Exception:
         connection.close()
     with contextlib.suppress(Exception):
@@ -198,26 +199,43 @@ async def _read(
     socket: WebSocket, connection: Connection, post: Callable[[Message], None], settings: Settings
 ) -> None:
     """Check every incoming message at the edge; only valid ones reach the table."""
-    # At most messages_per_second on average, in bursts of twice that.
-    bucket = TokenBucket(settings.messages_per_second, 2 * settings.messages_per_second)
-    last_sync = -math.inf
-    refused = 0
+    edge = _Edge(connection, post, settings)
     while not connection.closed:
         try:
             frame = await socket.receive()
         except (WebSocketDisconnect, RuntimeError):
             return
-        if frame["type"] == "websocket.disconnect":
+        if not edge.take(frame):
             return
+        del frame  # not kept alive while waiting for the next one (see app._tune_gc)
+
+
+class _Edge:
+    """One connection's incoming frames: checked, rate-limited, and posted to its table when valid."""
+
+    def __init__(self, connection: Connection, post: Callable[[Message], None], settings: Settings) -> None:
+        self.connection = connection
+        self.post = post
+        self.settings = settings
+        # At most messages_per_second on average, in bursts of twice that.
+        self.bucket = TokenBucket(settings.messages_per_second, 2 * settings.messages_per_second)
+        self.last_sync = -math.inf
+        self.refused = 0
+
+    def take(self, frame: Mapping[str, Any]) -> bool:
+        """Handle one frame; False when the connection is done (it left, or flooded)."""
+        if frame["type"] == "websocket.disconnect":
+            return False
         text = frame.get("text")
         if text is None:
             text = (frame.get("bytes") or b"").decode("utf-8", errors="replace")
-        message, problem = _check_frame(text, settings, bucket)
+        connection, settings = self.connection, self.settings
+        message, problem = _check_frame(text, settings, self.bucket)
         if isinstance(message, Sync):
             # A sync answers with the whole hand so far: a few bytes in, kilobytes out. One per
             # interval bounds what one connection can make the server send.
             now = time.monotonic()
-            if now - last_sync < settings.sync_interval_seconds:
+            if now - self.last_sync < settings.sync_interval_seconds:
                 message, problem = (
                     None,
                     error_message(
@@ -225,21 +243,22 @@ async def _read(
                     ),
                 )
             else:
-                last_sync = now
+                self.last_sync = now
         if problem is not None:
-            refused += 1
+            self.refused += 1
             connection.send(problem)
-            if refused >= FLOOD_LIMIT:
+            if self.refused >= FLOOD_LIMIT:
                 connection.send(error_message("flood", "too many bad messages; goodbye"))
                 connection.close()
-                return
-            continue
-        refused = 0
+                return False
+            return True
+        self.refused = 0
         if isinstance(message, Ping):  # answered here: a live socket says so even while its table moves
             connection.send({"type": "pong"})
-            continue
+            return True
         assert message is not None
-        post(FromClient(connection, message))
+        self.post(FromClient(connection, message))
+        return True
 
 
 def _check_frame(

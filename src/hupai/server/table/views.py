@@ -152,14 +152,20 @@ def view_fields(
     if not connection.patches:
         return {"view": shown, "table": facts}
     before, facts_before = connection.last_view, connection.last_facts
-    if connection.view_hand != hand:
-        before = None
-    connection.last_view, connection.last_facts, connection.view_hand = shown, facts, hand
-    if before is None:
+    if before is None or connection.view_hand != hand:
+        # A copy: ``shown`` goes out in this message, and the copy is changed in place from now on.
+        connection.last_view, connection.last_facts, connection.view_hand = dict(shown), facts, hand
         return {"view": shown, "table": facts}
     fields: dict[str, Any] = {"patch": view_patch(before, shown)}
+    # The last view is updated in place, and equal facts are not replaced: a new dict per
+    # connection and move would live until the next move, and every young garbage collection
+    # (which stalls all tables) would scan the thousands of them (docs/speed.md, step 10).
+    before.update(shown)
+    for gone in before.keys() - shown.keys():
+        del before[gone]
     if facts != facts_before:
         fields["table"] = facts
+        connection.last_facts = facts
     return fields
 
 
@@ -186,14 +192,12 @@ def seat_waits(table: TableState, seat: int) -> list[int]:
         # Holding a drawn tile, the waits are those of the hand without it: often the very hand
         # before the draw, whose waits are known already.
         counts[player.drawn] -= 1
-    key = (
-        table.hand_index,
-        tuple(counts),
-        len(player.flowers),
-        player.ready,
-        player.passed_win,
-        tuple((len(other.melds), len(other.laid)) for other in state.seats),
-    )
+    # One bytes object rather than tuples of ints: the key outlives the move, and every container
+    # that does is scanned by the next young garbage collection, which stalls all tables.
+    shape = [len(player.flowers), player.ready, player.passed_win]
+    for other in state.seats:
+        shape += (len(other.melds), len(other.laid))
+    key = (table.hand_index, bytes(counts + shape))
     cached = table.waits_for.get(seat)
     if cached is None or cached[0] != key:
         cached = (key, winning_tiles(state, seat))
