@@ -48,7 +48,10 @@ def test_a_dependency_added_without_relocking_fails_the_check(tmp_path: Path) ->
 
     checked = uv("lock", "--check", "--offline", cwd=project)
     assert checked.returncode != 0
-    assert "needs to be updated" in checked.stderr
+    # Offline, uv can say that the lock needs updating only when its cache holds the registry's
+    # page of what was added (a machine that once locked online); on a fresh machine it says that
+    # it cannot resolve without the network. Either way the check fails, and make says what to do.
+    assert "needs to be updated" in checked.stderr or "network was disabled" in checked.stderr
 
     # What `make test` prints: its lock-check step names the command to run.
     shutil.copy(ROOT / "Makefile", project / "Makefile")
