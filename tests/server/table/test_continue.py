@@ -12,6 +12,8 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
+from hupai.server.stats import ranks
+
 from ...server_support import (
     Message,
     connect,
@@ -138,9 +140,14 @@ def test_a_continue_at_the_wrong_moment_is_refused(client: TestClient) -> None:
         assert read_until(socket, of_type("error"))["code"] == "not_between_hands"
         socket.send_json({"type": "ping"})  # the table lives on
         assert read_until(socket, of_type("pong")) == {"type": "pong"}
-    # dissolved before anyone paid anything: nobody is ranked
     assert summary["status"] == "dissolved"
-    assert summary["ranks"] == [None, None, None, None]
+    # The bots may have paid for a kong before the dissolve: ranks then follow the totals, and only a
+    # match where nobody ever paid anything has no ranks at all.
+    totals = summary["totals"]
+    if any(totals):
+        assert summary["ranks"] == [1 + sum(other > total for other in totals) for total in totals]
+    else:
+        assert summary["ranks"] == [None, None, None, None]
     assert summary["room"] == number
     assert summary["bot_levels"] == [None, "strong", "strong", "strong"]
     history = client.get("/api/me/history", headers=host).json()
@@ -181,3 +188,12 @@ def test_a_whole_match_summary_counts_every_player(tmp_path: Path) -> None:
     assert history[0]["kongs"] == summary["stats"][0]["kongs"]
     update = next(message for message in messages if message["type"] == "update")
     assert update["table"]["bot_levels"] == [None, "efficiency", "efficiency", "efficiency"]
+
+
+def test_ranks_go_by_totals_and_a_match_where_nobody_paid_has_none() -> None:
+    assert ranks([0, 0, 0, 0], []) == [None, None, None, None]
+    assert ranks([0, 0, 0, 0], [{"deltas": [0, 0, 0, 0]}]) == [None, None, None, None]
+    # paid and paid back: everyone is level, yet the match was played
+    assert ranks([0, 0, 0, 0], [{"deltas": [3, -3, 0, 0]}, {"deltas": [-3, 3, 0, 0]}]) == [1, 1, 1, 1]
+    assert ranks([-4, -4, -4, 12], []) == [2, 2, 2, 1]
+    assert ranks([5, -10, 5, 0], [{"deltas": [5, -10, 5, 0]}]) == [1, 4, 1, 3]
