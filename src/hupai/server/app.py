@@ -183,8 +183,10 @@ async def _clean_periodically(tables: Tables, settings: Settings) -> None:
 def _tune_gc() -> None:
     # Every table lives in this process, so a long garbage-collection pause stalls all of them.
     # Collecting young objects less often (and never rescanning what exists at start) cut the p99
-    # action latency of bench/server_load.py at 400 actions/s from ~300 ms to ~60 ms.
-    gc.set_threshold(20_000, 50, 100)
+    # action latency of bench/server_load.py at 400 actions/s from ~300 ms to ~60 ms. The middle
+    # generation is collected ten times as often as by default, so each of its pauses scans a tenth
+    # of the live state a move replaces (docs/speed.md, step 12); the oldest one as rarely as before.
+    gc.set_threshold(20_000, 5, 1000)
     gc.freeze()
 
 

@@ -6,7 +6,10 @@ from __future__ import annotations
 import asyncio
 import json
 
-from hupai.server.cluster.relay import Cluster
+from hypothesis import given
+from hypothesis import strategies as st
+
+from hupai.server.cluster.relay import Cluster, coalesced, socket_messages
 from hupai.server.cluster.remote import RemoteRoom, node_channel
 from hupai.server.table.messages import Connection, FromClient, Join
 
@@ -90,3 +93,66 @@ def test_a_release_closes_only_the_sockets_relayed_to_the_process_that_let_go() 
 
     asyncio.run(announced())
     assert to_old.closed and not to_new.closed
+
+
+# A publish queued by the owner: (channel, data, room). Socket messages are "m<id>\n<JSON>" (the JSON of
+# encoded() has no line break); the rest are JSON (closes, replies, client messages to a room's owner).
+queued = st.one_of(
+    st.tuples(
+        st.sampled_from(["node:a", "node:b"]),
+        st.builds(lambda conn, n: f'm{conn}\n{{"n":{n}}}'.encode(), st.integers(1, 9), st.integers()),
+        st.none(),
+    ),
+    st.tuples(
+        st.sampled_from(["node:a", "node:b"]),
+        st.builds(lambda conn: json.dumps({"c": conn, "close": True}).encode(), st.integers(1, 9)),
+        st.none(),
+    ),
+    st.tuples(
+        st.just("room:7"),
+        st.builds(lambda n: json.dumps({"t": "client", "x": n}).encode(), st.integers()),
+        st.just(7),
+    ),
+    # a socket message whose text has a line break: never merged
+    st.tuples(st.just("node:a"), st.just(b'm3\n{"a":\n1}'), st.none()),
+)
+
+
+def heard(publishes: list[tuple[str, bytes, int | None]]) -> dict[str, list[object]]:
+    """What each channel's listener makes of the publishes, in order."""
+    by_channel: dict[str, list[object]] = {}
+    for channel, data, room in publishes:
+        said = by_channel.setdefault(channel, [])
+        if data[:1] in b"mM":  # as the listener reads them
+            said.extend(socket_messages(data))
+        else:
+            said.append((data, room))
+    return by_channel
+
+
+@given(st.lists(queued, max_size=40))
+def test_coalesced_publishes_tell_each_channel_the_same_in_the_same_order(
+    batch: list[tuple[str, bytes, int | None]],
+) -> None:
+    publishes = coalesced(batch)
+    assert heard(publishes) == heard(batch)
+    assert len(publishes) <= len(batch)
+
+
+def test_a_run_of_socket_messages_to_one_process_is_one_publish() -> None:
+    batch: list[tuple[str, bytes, int | None]] = [
+        ("node:a", b'm1\n{"n":1}', None),
+        ("node:b", b'm4\n{"n":2}', None),
+        ("node:a", b'm2\n{"n":3}', None),
+        ("room:7", b'{"t":"client"}', 7),
+        ("node:a", b'{"c":2,"close":true}', None),  # ends node:a's run: the close comes after message 3
+        ("node:a", b'm1\n{"n":4}', None),
+    ]
+    assert coalesced(batch) == [
+        ("node:a", b'M1\n{"n":1}\n2\n{"n":3}', None),
+        ("node:b", b'm4\n{"n":2}', None),
+        ("room:7", b'{"t":"client"}', 7),
+        ("node:a", b'{"c":2,"close":true}', None),
+        ("node:a", b'm1\n{"n":4}', None),
+    ]
+    assert socket_messages(b'M1\n{"n":1}\n2\n{"n":3}') == [(1, '{"n":1}'), (2, '{"n":3}')]

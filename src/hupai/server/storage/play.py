@@ -21,6 +21,13 @@ from hupai.server.storage.rooms import SEATS
 from hupai.server.storage.transactions import Transactions
 
 MOVES = cast(Table, Move.__table__)
+# A group's rows as parameters of one statement (sent as one multi-row INSERT), skipping moves there
+# already; RETURNING tells how many went in. Built once (SQLite's, PostgreSQL's) and run on the
+# connection: it runs for every group of moves stored.
+_INSERT_NEW_MOVES = {
+    "sqlite": sqlite_insert(MOVES).on_conflict_do_nothing().returning(MOVES.c.id),
+    "postgresql": postgresql_insert(MOVES).on_conflict_do_nothing().returning(MOVES.c.id),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,12 +91,9 @@ class Play:
             rows = [row for group in writing for row in group.rows()]
             if not rows:
                 return outcomes
-            dialect = db.get_bind().dialect.name
-            insert_new = (postgresql_insert if dialect == "postgresql" else sqlite_insert)(MOVES)
-            # The rows as parameters of one statement (its compiled form cached, sent as one
-            # multi-row INSERT), skipping moves there already; RETURNING tells how many went in.
-            statement = insert_new.on_conflict_do_nothing().returning(MOVES.c.id)
-            inserted = len(db.execute(statement, rows).all())
+            connection = db.connection()
+            statement = _INSERT_NEW_MOVES[connection.dialect.name]
+            inserted = len(connection.execute(statement, rows).all())
             if inserted != len(rows):  # some were there already: the same moves, or a conflict
                 for index, group in enumerate(groups):
                     if outcomes[index] is None and self._stored_actions(group, db) != group.actions:
