@@ -183,8 +183,12 @@ import json
 from hupai.sim import SimConfig, simulate
 out = {}
 for ruleset in ("nanjing", "nanning", "enshi"):
-    for bots in (("strong", "efficiency", "efficiency", "random"), ("random",) * 4):
-        result = simulate(SimConfig(ruleset=ruleset, bots=bots, hands=16, seed=7))
+    for bots, hands in (
+        (("strong", "efficiency", "efficiency", "random"), 16),
+        (("random",) * 4, 16),
+        (("expert:3", "strong", "efficiency", "efficiency"), 4),  # its rollouts too
+    ):
+        result = simulate(SimConfig(ruleset=ruleset, bots=bots, hands=hands, seed=7))
         out[ruleset + " " + bots[0]] = result.as_dict()
 print(json.dumps(out, sort_keys=True))
 """

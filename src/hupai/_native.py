@@ -72,6 +72,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "hupai.bots.reading",
     "hupai.bots.autoplay",
     "hupai.bots.selfplay",
+    "hupai.bots.search",  # the expert's rollouts
 )
 
 _PACKAGE_DIR = Path(__file__).resolve().parent

@@ -13,6 +13,7 @@ import pytest
 from typer.testing import CliRunner
 from websockets.sync.client import connect as ws_connect
 
+from hupai.bots import BotError
 from hupai.cli import app
 from hupai.game.record import read_record
 from hupai.replay import replay
@@ -121,6 +122,8 @@ def test_refusals_are_plain_sentences(port: int) -> None:
         run(f"http://127.0.0.1:{free_port()}", "123456", "strong")
     with pytest.raises(NetworkBotError, match="not a server address"):
         run("ftp://example", "123456", "strong")
+    with pytest.raises(BotError, match="searches with the table's state"):
+        run(f"http://127.0.0.1:{port}", "123456", "expert")
     host = call(port, "/api/guest", {"name": "房主"})["token"]
     number = opened(call(port, "/api/rooms", {"preset": "nanjing"}, host))
     call(port, f"/api/rooms/{number}/bots", {}, host)

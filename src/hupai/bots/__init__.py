@@ -9,6 +9,9 @@ name             中文     what it does
 ``efficiency``   牌效     fewest tiles to go and most tiles that help; claims only when they help
 ``strong``       高手     weighs what the hand is worth under the rules, how dangerous each discard
                           is, and when to claim (see :mod:`hupai.bots.strong`)
+``expert``       大师     searches: plays each candidate out in worlds dealt anew from what it may
+                          see, and keeps the best paid (see :mod:`hupai.bots.search`); ``expert:N``
+                          sets its budget to N rollouts a decision
 ``trustee``      托管     plays a seat for an absent player: wins when it may, else lets go
 ===============  ======  ==========================================================================
 
@@ -22,6 +25,7 @@ from collections.abc import Callable
 
 from hupai.bots.autoplay import TrusteeBot, ready_action, ting_action, trustee_action
 from hupai.bots.base import Bot
+from hupai.bots.search import ExpertBot
 from hupai.bots.simple import EfficiencyBot, RandomBot
 from hupai.bots.strong import StrongBot
 
@@ -30,6 +34,7 @@ __all__ = [
     "Bot",
     "BotError",
     "EfficiencyBot",
+    "ExpertBot",
     "RandomBot",
     "StrongBot",
     "TrusteeBot",
@@ -43,6 +48,7 @@ LEVELS: dict[str, Callable[[int], Bot]] = {
     "random": RandomBot,
     "efficiency": EfficiencyBot,
     "strong": StrongBot,
+    "expert": ExpertBot,
     "trustee": TrusteeBot,
 }
 
@@ -61,9 +67,24 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
         if not command:
             raise BotError("'cmd:' needs a command line, e.g. cmd:python mybot.py")
         return ExternalBot(command)
+    level, budget = _with_budget(spec)
     for name, factory in LEVELS.items():
         bot = factory(seed)
-        if spec.lower() in (name, bot.zh, bot.en.lower()):
-            return bot
+        if level.lower() in (name, bot.zh, bot.en.lower()):
+            if budget is None:
+                return bot
+            if not isinstance(bot, ExpertBot):
+                raise BotError(f"only the expert bot takes a budget ({spec!r})")
+            return ExpertBot(seed, rollouts=budget)
     known = ", ".join(LEVELS)
     raise BotError(f"unknown bot {spec!r} (levels: {known}; or cmd:<command> for an external bot)")
+
+
+def _with_budget(spec: str) -> tuple[str, int | None]:
+    """``"expert:32"`` -> ("expert", 32): a search bot's rollouts a decision."""
+    level, colon, budget = spec.partition(":")
+    if not colon:
+        return spec, None
+    if not budget.strip().isdigit():
+        raise BotError(f"a bot's budget is a whole number of rollouts, e.g. expert:32 (got {spec!r})")
+    return level.strip(), int(budget)

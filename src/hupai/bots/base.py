@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import ClassVar, Protocol
 
 from hupai.game.actions import Action
-from hupai.game.model import MeldKind
+from hupai.game.model import HandState, MeldKind
 from hupai.game.view import SeatView
 from hupai.tiles import NUM_KINDS
 
@@ -21,6 +21,14 @@ class Bot(Protocol):
     en: ClassVar[str]
 
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action: ...
+
+
+class Searcher(Protocol):
+    """A bot that searches (:mod:`hupai.bots.search`, its class says ``searches = True``): the game
+    loop hands it the state as well, which it reads only through worlds dealt anew from what its
+    seat may see."""
+
+    def choose_in(self, state: HandState, view: SeatView, legal: Sequence[Action]) -> Action: ...
 
 
 def counts_of(tiles: Sequence[int]) -> list[int]:
