@@ -268,3 +268,30 @@ def test_a_claim_that_needs_a_laizi_for_a_missing_tile_is_weighed_not_crashed_on
     assert after == expected
     assert after_claim(counts, parse_tiles("5m6m"), jokers=0) == NO_CLAIM  # no 5m, no 6m, no 赖子
     assert counts == before
+
+
+def test_a_wildcard_is_the_last_discard_the_efficiency_key_ranks() -> None:
+    """Enshi: the 赖子 is held apart from the counts (as jokers); letting one go (only at the end of
+    the wall) must rank behind every natural tile, never count its kind down to -1."""
+    from hupai.bots.simple import best_discard, discard_key
+    from hupai.tiles import parse_tiles
+
+    counts = [0] * 34
+    for tile in parse_tiles("1234m456p789s113z"):  # and a 赖子: fourteen tiles
+        counts[tile] += 1
+    laizi = parse_tiles("5s")[0]  # held as a joker: counts[laizi] == 0
+    unseen = [4] * 34
+    before = list(counts)
+    wild = discard_key(counts, laizi, unseen, jokers=1)
+    naturals = [discard_key(counts, tile, unseen, jokers=1) for tile in range(34) if counts[tile]]
+    assert counts == before
+    assert all(key < wild for key in naturals)
+    discards = [Discard(seat=0, tile=laizi)] + [Discard(seat=0, tile=tile) for tile in parse_tiles("14m")]
+    assert best_discard(counts, discards, unseen, jokers=1).tile != laizi
+
+
+def test_only_the_expert_level_takes_a_budget() -> None:
+    bot = make_bot("大师:7", seed=3)
+    assert bot.name == "expert" and getattr(bot, "rollouts", None) == 7
+    with pytest.raises(BotError, match="only the expert bot takes a budget"):
+        make_bot("strong:7")

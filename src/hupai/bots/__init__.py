@@ -21,10 +21,8 @@ name             中文     what it does
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from hupai.bots.autoplay import TrusteeBot, ready_action, ting_action, trustee_action
-from hupai.bots.base import Bot
+from hupai.bots.base import Bot, Level
 from hupai.bots.search import ExpertBot
 from hupai.bots.simple import EfficiencyBot, RandomBot
 from hupai.bots.strong import StrongBot
@@ -44,7 +42,7 @@ __all__ = [
     "trustee_action",
 ]
 
-LEVELS: dict[str, Callable[[int], Bot]] = {
+LEVELS: dict[str, Level] = {
     "random": RandomBot,
     "efficiency": EfficiencyBot,
     "strong": StrongBot,
@@ -69,13 +67,13 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
         return ExternalBot(command)
     level, budget = _with_budget(spec)
     for name, factory in LEVELS.items():
-        bot = factory(seed)
-        if level.lower() in (name, bot.zh, bot.en.lower()):
-            if budget is None:
-                return bot
-            if not isinstance(bot, ExpertBot):
-                raise BotError(f"only the expert bot takes a budget ({spec!r})")
-            return ExpertBot(seed, rollouts=budget)
+        if level.lower() not in (name, factory.zh, factory.en.lower()):
+            continue
+        if budget is None:
+            return factory(seed)
+        if factory is not ExpertBot:
+            raise BotError(f"only the expert bot takes a budget ({spec!r})")
+        return ExpertBot(seed, rollouts=budget)
     known = ", ".join(LEVELS)
     raise BotError(f"unknown bot {spec!r} (levels: {known}; or cmd:<command> for an external bot)")
 

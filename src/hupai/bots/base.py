@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar, Protocol
+from typing import ClassVar, Protocol, TypeGuard
 
 from hupai.game.actions import Action
 from hupai.game.model import HandState, MeldKind
@@ -23,12 +23,28 @@ class Bot(Protocol):
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action: ...
 
 
+class Level(Protocol):
+    """A bot class, as a level's menu entry: its names, and a bot for a seed."""
+
+    name: str
+    zh: str
+    en: str
+
+    def __call__(self, seed: int = 0) -> Bot: ...
+
+
 class Searcher(Protocol):
     """A bot that searches (:mod:`hupai.bots.search`, its class says ``searches = True``): the game
     loop hands it the state as well, which it reads only through worlds dealt anew from what its
     seat may see."""
 
     def choose_in(self, state: HandState, view: SeatView, legal: Sequence[Action]) -> Action: ...
+
+
+def is_searcher(player: object) -> TypeGuard[Searcher]:
+    """Whether ``player`` searches: its class says ``searches = True`` (the game loop then hands it
+    the state; a network player, which never has the state, cannot seat it)."""
+    return bool(getattr(player, "searches", False))
 
 
 def counts_of(tiles: Sequence[int]) -> list[int]:

@@ -28,7 +28,7 @@ from typing import ClassVar
 
 from hupai.bots.base import natural_counts, unseen_from
 from hupai.bots.selfplay import acting_seat
-from hupai.bots.simple import EfficiencyBot, discard_outcome, first_of
+from hupai.bots.simple import EfficiencyBot, discard_key, first_of
 from hupai.bots.strong import StrongBot
 from hupai.game.actions import Action, DeclareReady, Discard, Kong, Lay, Win
 from hupai.game.engine import legal_actions, step
@@ -130,23 +130,11 @@ def candidate_actions(view: SeatView, legal: Sequence[Action], chosen: Action) -
     if discards:
         counts, jokers = natural_counts(view)
         unseen = unseen_from(view)
-        ranked = sorted(
-            discards,
-            key=lambda action: _discard_key(counts, action, unseen, jokers),
-        )
+        ranked = sorted(discards, key=lambda action: discard_key(counts, action.tile, unseen, jokers=jokers))
         for action in ranked[:DISCARD_CANDIDATES]:
             if action not in candidates:
                 candidates.append(action)
     return candidates
-
-
-def _discard_key(
-    counts: list[int], action: Discard, unseen: Sequence[int], jokers: int
-) -> tuple[int, int, int]:
-    if counts[action.tile] == 0:  # a wildcard let go: never among the most efficient
-        return (99, 0, action.tile)
-    after, accepted = discard_outcome(counts, action.tile, unseen, jokers=jokers)
-    return (after, -accepted, action.tile)
 
 
 def roll_out(state: HandState) -> None:

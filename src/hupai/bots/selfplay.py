@@ -7,10 +7,9 @@ between the engine's steps.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import cast
 
 from hupai.bots.autoplay import trustee_action
-from hupai.bots.base import Bot, Searcher
+from hupai.bots.base import Bot, is_searcher
 from hupai.game.engine import legal_actions, step
 from hupai.game.model import SEATS, HandState, Phase
 from hupai.game.view import view
@@ -44,10 +43,8 @@ def play(
         legal = legal_actions(state, seat)
         seen = view(state, seat, legal=legal)
         player = players[seat]
-        if getattr(player, "searches", False):  # a search bot: it deals its own worlds from the state
-            action = cast(Searcher, player).choose_in(state, seen, legal)
-        else:
-            action = player.choose(seen, legal)
+        # A search bot is handed the state too: it deals its own worlds from it.
+        action = player.choose_in(state, seen, legal) if is_searcher(player) else player.choose(seen, legal)
         if action not in legal:
             errors[seat] += 1
             action = trustee_action(seen, legal)

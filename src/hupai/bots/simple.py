@@ -49,14 +49,19 @@ def best_discard(
 ) -> Discard:
     """The discard that leaves the fewest tiles to go, then the most unseen tiles that help
     (``jokers``: wildcards held apart from ``counts``, Enshi's 赖子)."""
-    best: tuple[int, int, int] | None = None
-    chosen = discards[0]
-    for action in discards:
-        after, accepted = discard_outcome(counts, action.tile, unseen, jokers=jokers)
-        key = (after, -accepted, action.tile)
-        if best is None or key < best:
-            best, chosen = key, action
-    return chosen
+    return min(discards, key=lambda action: discard_key(counts, action.tile, unseen, jokers=jokers))
+
+
+def discard_key(
+    counts: list[int], tile: int, unseen: Sequence[int], *, jokers: int = 0
+) -> tuple[int, int, int]:
+    """How good letting ``tile`` go is, smallest best: the tiles to go after it, then fewest helping
+    tiles negated, then the tile. A tile ``counts`` lacks is a wildcard held apart (``jokers``), let
+    go only when nothing else may go (Enshi, at the end of the wall)."""
+    if counts[tile] == 0:
+        return (NO_CLAIM, 0, tile)
+    after, accepted = discard_outcome(counts, tile, unseen, jokers=jokers)
+    return (after, -accepted, tile)
 
 
 class EfficiencyBot:

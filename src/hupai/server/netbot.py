@@ -26,6 +26,7 @@ from websockets.sync.client import ClientConnection
 from websockets.sync.client import connect as ws_connect
 
 from hupai.bots import Bot, BotError, make_bot, trustee_action
+from hupai.bots.base import is_searcher
 from hupai.game.actions import action_from_dict, action_to_dict
 from hupai.game.view import SeatView
 from hupai.server.protocol import patched_view
@@ -267,7 +268,7 @@ def run(
     play its match to the end."""
     number, invite = room_and_invite(number)
     bot = make_bot(level, seed)
-    if getattr(bot, "searches", False):  # it deals its worlds from the table's state
+    if is_searcher(bot):  # it deals its worlds from the table's state
         raise BotError(f"{level!r} searches with the table's state, which a network player never has")
     api = Api(server)
     me, taken, room = join_room(api, number, name=name or f"电脑·{bot.zh}", seat=seat, invite=invite)

@@ -86,5 +86,5 @@ def bot_name(level: str | None, seat: int) -> str | None:
         return None
     from hupai.bots import LEVELS
 
-    bot = LEVELS[level]
-    return f"电脑{seat + 1}·{getattr(bot, 'zh', level)}"
+    bot = LEVELS.get(level)
+    return f"电脑{seat + 1}·{bot.zh if bot is not None else level}"
