@@ -92,6 +92,7 @@ class Stats:
     server_cpus: list[float] = field(default_factory=list)  # per process, with --servers
     server_memory_mb: list[float] = field(default_factory=list)  # each process's peak resident memory
     client_cpu: float = 0.0  # and these players (this process)
+    pool_cpu: float = 0.0  # the server's child processes: the searching bots' pool (--bots expert)
     killed_at: float | None = None  # failover: when the owner was killed
     failover_tables: int = 0  # tables the killed process owned
     failover_seconds: list[float] = field(default_factory=list)  # each one's time to its next action
@@ -149,6 +150,30 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def descendants(pid: int) -> list[int]:
+    """Every process below ``pid`` (Linux): the searching bots' pool and its forkserver."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    found, queue = [], [pid]
+    while queue:
+        below = children.get(queue.pop(), [])
+        found.extend(below)
+        queue.extend(below)
+    return found
+
+
+def family_cpu_seconds(pid: int) -> float:
+    """CPU time of the processes below ``pid`` that are alive now."""
+    total = 0.0
+    for child in descendants(pid):
+        with contextlib.suppress(OSError):
+            total += cpu_seconds(child)
+    return total
+
+
 def peak_memory_mb(pid: int) -> float:
     """The most resident memory a process has held (VmHWM, Linux), in MiB."""
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -174,10 +199,14 @@ def call(base: str, path: str, body: dict[str, Any] | None = None, token: str | 
         return json.loads(response.read())
 
 
-def open_room(base: str, index: int) -> tuple[str, list[str]]:
-    """A 16-hand room with four guests in it, ready to start; returns its number and their tokens."""
-    tokens = [call(base, "/api/guest", {"name": f"玩家{index}-{seat}"})["token"] for seat in range(4)]
-    room = {"preset": "nanjing", "hands": 16, "claim_seconds": CLAIM_SECONDS}
+def open_room(base: str, index: int, bots: str | None = None) -> tuple[str, list[str]]:
+    """A 16-hand room with four guests in it, ready to start (``bots``: one guest, and bots of that
+    level fill the other seats at the start); returns its number and the guests' tokens."""
+    people = 1 if bots else 4
+    tokens = [call(base, "/api/guest", {"name": f"玩家{index}-{seat}"})["token"] for seat in range(people)]
+    room: dict[str, Any] = {"preset": "nanjing", "hands": 16, "claim_seconds": CLAIM_SECONDS}
+    if bots:
+        room.update(preset="nanning", bot_level=bots)
     opened = call(base, "/api/rooms", room, tokens[0])
     number, invite = opened["number"], opened["invite"]
     for token in tokens[1:]:
@@ -362,6 +391,7 @@ async def load(
     gc.disable()
     lag = asyncio.create_task(own_lag(stats))
     cpu_before = [cpu_seconds(pid) for pid in pids]
+    pools_before = [family_cpu_seconds(pid) for pid in pids]
     own_before = time.process_time()
     stats.measuring = True
     await asyncio.sleep(args.seconds)
@@ -372,6 +402,9 @@ async def load(
     stats.client_cpu = time.process_time() - own_before
     stats.server_cpus = [cpu_seconds(pid) - before for pid, before in zip(pids, cpu_before, strict=True)]
     stats.server_cpu = sum(stats.server_cpus)
+    stats.pool_cpu = sum(
+        family_cpu_seconds(pid) - before for pid, before in zip(pids, pools_before, strict=True)
+    )
     stats.server_memory_mb = [peak_memory_mb(pid) for pid in pids]
     if args.servers > 1 and args.failover:
         await failover(stats, args, pids[0])
@@ -458,6 +491,11 @@ def main() -> int:
         help="the servers' database (default: SQLite in a temporary folder; --servers needs PostgreSQL)",
     )
     parser.add_argument("--no-failover", dest="failover", action="store_false", help="skip the kill -9")
+    parser.add_argument(
+        "--bots",
+        choices=["random", "efficiency", "strong", "expert"],
+        help="one player a table (Nanning) and bots of this level in the other seats, thinking as people do",
+    )
     args = parser.parse_args()
     if args.servers > 1 and not (args.database_url or "").startswith("postgresql"):
         parser.error(
@@ -487,7 +525,10 @@ def main() -> int:
             started = time.perf_counter()
             with ThreadPoolExecutor(8) as pool:
                 rooms = list(
-                    pool.map(lambda index: open_room(bases[index % len(bases)], index), range(args.tables))
+                    pool.map(
+                        lambda index: open_room(bases[index % len(bases)], index, args.bots),
+                        range(args.tables),
+                    )
                 )
             setup = time.perf_counter() - started
             stats = asyncio.run(load(bases, rooms, args, [process.pid for process in processes]))
@@ -532,7 +573,8 @@ def report(stats: Stats, args: argparse.Namespace, setup: float) -> None:
     window = args.seconds
     figures = {
         "tables": args.tables,
-        "connections": 4 * args.tables,
+        "connections": (1 if args.bots else 4) * args.tables,
+        "bots": args.bots,
         "think_seconds": args.think,
         "measured_seconds": window,
         "room_setup_seconds": round(setup, 1),
@@ -553,6 +595,7 @@ def report(stats: Stats, args: argparse.Namespace, setup: float) -> None:
         # what a host pays for (issue 34): one core's percent per table, and the memory it takes
         "server_cpu_percent_per_table": round(100 * stats.server_cpu / window / args.tables, 3),
         "server_memory_mb": [round(mb) for mb in stats.server_memory_mb],
+        "search_pool_cpu_percent": round(100 * stats.pool_cpu / window, 1),  # beside the server's own
         "players_cpu_percent": round(100 * stats.client_cpu / window, 1),
         # the players' own delays, counted in every latency above: they should stay small
         "players_lag_ms": {
@@ -577,7 +620,7 @@ def report(stats: Stats, args: argparse.Namespace, setup: float) -> None:
     else:
         latency = figures["latency_ms"]
         print(
-            f"{args.tables} tables, {4 * args.tables} connections, think {args.think} s, "
+            f"{args.tables} tables, {figures['connections']} connections, think {args.think} s, "
             f"{window:.0f} s measured"
         )
         print(f"  actions: {figures['actions']} ({figures['actions_per_second']}/s)")
@@ -593,6 +636,11 @@ def report(stats: Stats, args: argparse.Namespace, setup: float) -> None:
             f"{figures['server_cpu_percent_per_table']}% a table"
         )
         print(f"  server memory (peak): {', '.join(f'{mb} MiB' for mb in figures['server_memory_mb'])}")
+        if args.bots:
+            print(
+                f"  bots: {args.bots} in three seats a table; "
+                f"their search pool {figures['search_pool_cpu_percent']}% of one core"
+            )
         if len(stats.server_cpus) > 1:
             each = ", ".join(f"{cpu}%" for cpu in figures["server_cpu_percent_each"])
             print(f"  CPU per server process: {each}")

@@ -96,6 +96,7 @@ TABLE_PARTS = (
     "views",
     "persist",
     "think",
+    "searches",
     "decisions",
     "dealing",
     "match_flow",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterator
+from statistics import mean
 
 import pytest
 
@@ -15,6 +16,7 @@ from hupai.bots.selfplay import acting_seat, play
 from hupai.game import Phase, legal_actions, new_hand, view
 from hupai.game.engine import step
 from hupai.game.model import HandState, MeldKind
+from hupai.hand import shanten
 from hupai.rules import load_ruleset
 from hupai.sim import SimConfig, simulate
 
@@ -55,12 +57,44 @@ def test_a_determinized_world_looks_the_same_to_the_seat_and_holds_the_same_tile
     for seed in range(10):
         for state in turns_of(ruleset, seed):
             seen = view(state, 0)
-            world = determinized(state, seen, random.Random(seed))
-            assert view(world, 0) == seen  # nothing the seat sees has changed
-            assert all_tiles(world) == all_tiles(state)  # tiles conserved
-            assert [sum(s.counts) for s in world.seats] == [sum(s.counts) for s in state.seats]
-            checked += 1
+            for settle in (False, True):
+                world = determinized(state, seen, random.Random(seed), settle=settle)
+                assert view(world, 0) == seen  # nothing the seat sees has changed
+                assert all_tiles(world) == all_tiles(state)  # tiles conserved
+                assert [sum(s.counts) for s in world.seats] == [sum(s.counts) for s in state.seats]
+                checked += 1
     assert checked > 30
+
+
+def distance(counts: list[int], laizi: int | None) -> int:
+    natural = list(counts)
+    jokers = 0
+    if laizi is not None:
+        jokers, natural[laizi] = natural[laizi], 0
+    return shanten(natural, jokers=jokers)
+
+
+@pytest.mark.parametrize("ruleset", ["nanjing", "nanning"])
+def test_settled_worlds_deal_the_others_hands_as_far_from_complete_as_real_ones(ruleset: str) -> None:
+    """From the seat's seventh turn on, the other hands in play are about one tile from ready; hands
+    dealt at random from the unseen tiles are about three, and settled ones are as close as the real."""
+    real, uniform, settled = [], [], []
+    for seed in range(12):
+        for turn, state in enumerate(turns_of(ruleset, seed)):
+            if turn < 6:
+                continue
+            seen = view(state, 0)
+            worlds = {
+                settle: determinized(state, seen, random.Random(seed), settle=settle)
+                for settle in (False, True)
+            }
+            for other in (1, 2, 3):
+                real.append(distance(state.seats[other].counts, state.laizi))
+                uniform.append(distance(worlds[False].seats[other].counts, state.laizi))
+                settled.append(distance(worlds[True].seats[other].counts, state.laizi))
+    assert len(real) > 60
+    assert mean(uniform) > mean(real) + 1.2
+    assert abs(mean(settled) - mean(real)) < 0.4
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
@@ -88,10 +122,11 @@ def test_a_determinized_world_does_not_depend_on_where_the_hidden_tiles_really_a
             if moved.seats[1:] == state.seats[1:] and moved.wall == state.wall:
                 continue
             seen = view(state, 0)
-            first = determinized(state, seen, random.Random(99))
-            second = determinized(moved, view(moved, 0), random.Random(99))
-            assert first.wall == second.wall
-            assert first.seats == second.seats
+            for settle in (False, True):
+                first = determinized(state, seen, random.Random(99), settle=settle)
+                second = determinized(moved, view(moved, 0), random.Random(99), settle=settle)
+                assert first.wall == second.wall
+                assert first.seats == second.seats
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)

@@ -97,6 +97,20 @@ def test_a_language_switch_in_the_lobby_keeps_the_form(page: Page, base_url: str
     expect(page.locator('[data-role="create"]')).to_have_count(0)
 
 
+def test_each_bot_level_says_in_a_line_what_it_does(page: Page, base_url: str) -> None:
+    enter(page, base_url, "小兰")
+    create = page.locator('[data-role="create"]')
+    about = create.locator('[data-role="bot-about"]')
+    expect(create.locator('select[name="bot"] option:checked')).to_have_text("高手")  # the default
+    expect(about).to_contain_text("危险")
+    create.locator('select[name="bot"]').select_option("expert")
+    expect(about).to_contain_text("推演")
+    switch_language(page, "en")
+    expect(create.locator('select[name="bot"] option:checked')).to_have_text("Expert")
+    expect(about).to_contain_text("play each choice out")
+    switch_language(page, "zh")
+
+
 def test_the_rule_card_shows_labels_not_raw_values(pages: Watched, base_url: str) -> None:
     for size in ("desktop", "landscape", "portrait"):
         page = pages.page(size)

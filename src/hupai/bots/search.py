@@ -2,10 +2,11 @@
 
 Determinized Monte Carlo. On its turn the bot deals anew, at random, everything its seat cannot see
 (the other seats' concealed tiles, the wall not yet drawn, the kinds of the others' face-down kongs:
-:func:`determinized`), plays each candidate action in that world and the hand on to its end with a
-fast policy in all four seats (:func:`quick_action`), and notes what its seat is paid under the rule
-set's own settlement. Every candidate meets the same worlds (common random numbers), so their
-differences are far less noisy than their values. The candidates are few: the
+:func:`determinized`; the others' hands then settled by replaying their turns, so that they are as
+close to complete as hands in play are), plays each candidate action in that world and the hand on
+to its end with a fast policy in all four seats (:func:`quick_action`), and notes what its seat is
+paid under the rule set's own settlement. Every candidate meets the same worlds (common random
+numbers), so their differences are far less noisy than their values. The candidates are few: the
 :class:`~hupai.bots.strong.StrongBot`'s choice first, then the most efficient discards and any kong
 or 报听 on offer; another candidate is played only where it beats strong's choice, world by world,
 by at least :data:`CONFIDENCE` standard errors (:func:`better_than_first`).
@@ -41,7 +42,7 @@ __all__ = ["DEFAULT_ROLLOUTS", "ExpertBot", "determinized"]
 
 DEFAULT_ROLLOUTS = 48  # a decision: 8,000 Nanning hands in 25 min on two cores (docs/bots.md)
 DISCARD_CANDIDATES = 3  # the most efficient discards searched besides strong's own choice
-CONFIDENCE = 1.0  # standard errors by which a candidate must beat the heuristic's choice
+CONFIDENCE = 2.0  # standard errors by which a candidate must beat the heuristic's choice (docs/bots.md)
 HONOURS = 27  # the first honour kind: suited kinds come in runs of nine below it
 _CLAIMS = EfficiencyBot()  # the rollouts' claims (it draws no random numbers)
 
@@ -55,11 +56,20 @@ class ExpertBot:
     en: ClassVar[str] = "Expert"
     searches: ClassVar[bool] = True  # the game loop hands it the state too (choose_in)
 
-    def __init__(self, seed: int = 0, rollouts: int = DEFAULT_ROLLOUTS) -> None:
+    def __init__(
+        self,
+        seed: int = 0,
+        rollouts: int = DEFAULT_ROLLOUTS,
+        *,
+        confidence: float = CONFIDENCE,
+        settle: bool = True,
+    ) -> None:
         if rollouts < 0:
             raise ValueError("rollouts must be 0 or more")
         self.seed = seed
         self.rollouts = rollouts
+        self.confidence = confidence
+        self.settle = settle  # deal the others' hands as play has shaped them (determinized)
         self.heuristic = StrongBot(seed)
         self.searched = 0  # decisions made by search (for the figures in docs/bots.md)
         self.played = 0  # rollouts played, all decisions together
@@ -82,7 +92,9 @@ class ExpertBot:
         if len(candidates) < 2:
             return fallback
         self.searched += 1
-        return candidates[better_than_first(self._outcomes(state, view, candidates))]
+        chosen = candidates[better_than_first(self._outcomes(state, view, candidates), self.confidence)]
+        self.heuristic.played(chosen, view.live_tiles)  # it remembers the move made, not its own
+        return chosen
 
     def _outcomes(self, state: HandState, view: SeatView, candidates: Sequence[Action]) -> list[list[int]]:
         """Per candidate, what the seat was paid in each world (the same worlds for every candidate)."""
@@ -91,7 +103,7 @@ class ExpertBot:
         rng = random.Random(f"{self.seed}:{len(state.actions)}")
         outcomes: list[list[int]] = [[] for _ in candidates]
         for _ in range(max(1, self.rollouts // len(candidates))):
-            world = determinized(state, view, rng)
+            world = determinized(state, view, rng, settle=self.settle)
             for index, action in enumerate(candidates):
                 trial = world.copy()
                 step(trial, action)
@@ -101,9 +113,9 @@ class ExpertBot:
         return outcomes
 
 
-def better_than_first(outcomes: Sequence[Sequence[int]]) -> int:
+def better_than_first(outcomes: Sequence[Sequence[int]], confidence: float = CONFIDENCE) -> int:
     """The candidate to play: the one whose outcomes beat the first's (the heuristic's choice) by the
-    most, world by world, where that lead is at least :data:`CONFIDENCE` standard errors; else the
+    most, world by world, where that lead is at least ``confidence`` standard errors; else the
     first. With a small budget most differences are noise, and noise must not overrule judgement."""
     worlds = len(outcomes[0])
     best, best_lead = 0, 0.0
@@ -112,7 +124,7 @@ def better_than_first(outcomes: Sequence[Sequence[int]]) -> int:
         lead = sum(differences) / worlds
         if worlds > 1:
             spread = sum((difference - lead) ** 2 for difference in differences) / (worlds - 1)
-            if lead <= CONFIDENCE * math.sqrt(spread / worlds):
+            if lead <= confidence * math.sqrt(spread / worlds):
                 continue
         if lead > best_lead:
             best, best_lead = index, lead
@@ -165,19 +177,18 @@ def quick_action(state: HandState, seat: int, legal: Sequence[Action]) -> Action
     jokers = 0
     if state.laizi is not None:
         jokers, counts[state.laizi] = counts[state.laizi], 0
-    best: tuple[int, int, int] | None = None
-    chosen = discards[0]
-    for action in discards:
-        tile = action.tile
-        if counts[tile] == 0:  # a wildcard let go: only when nothing else may go
-            key = (99, 0, tile)
-        else:
-            counts[tile] -= 1
-            key = (shanten(counts, jokers=jokers), _neighbours(counts, tile), tile)
-            counts[tile] += 1
-        if best is None or key < best:
-            best, chosen = key, action
-    return chosen
+    return min(discards, key=lambda action: _quick_key(counts, action.tile, jokers))
+
+
+def _quick_key(counts: list[int], tile: int, jokers: int) -> tuple[int, int, int]:
+    """The rollouts' discard key, smallest best: tiles to go after letting ``tile`` go, then how much
+    of the hand it works with. A tile ``counts`` lacks is a wildcard: let go only when nothing else may."""
+    if counts[tile] == 0:
+        return (99, 0, tile)
+    counts[tile] -= 1
+    key = (shanten(counts, jokers=jokers), _neighbours(counts, tile), tile)
+    counts[tile] += 1
+    return key
 
 
 def _neighbours(counts: Sequence[int], tile: int) -> int:
@@ -191,16 +202,24 @@ def _neighbours(counts: Sequence[int], tile: int) -> int:
     return near
 
 
-def determinized(state: HandState, view: SeatView, rng: random.Random) -> HandState:
+def determinized(state: HandState, view: SeatView, rng: random.Random, *, settle: bool = True) -> HandState:
     """A copy of ``state`` in which what ``view``'s seat cannot see is dealt anew at random: the other
     seats' concealed tiles, the wall still to be drawn and the kinds of the other seats' face-down
     kongs, all from one shuffled pool. That pool holds exactly the tiles the seat has not seen (all
     the tiles, less its own hand and everything shown), so nothing hidden from the seat decides the
     world it plays in; only how many tiles each part holds carries over, which the seat sees.
-    Flowers (and what the rule set counts as one) stay in the wall: a hand never holds them."""
+    Flowers (and what the rule set counts as one) stay in the wall: a hand never holds them.
+
+    ``settle``: a hand dealt at random is further from complete than one that has played (about three
+    tiles to go, against one or two by mid-hand), and rollouts from such worlds never see danger. So
+    each other seat's dealt hand then plays over its turns so far: for every tile it has discarded it
+    draws one from the undrawn pool and lets go what the rollouts' policy would (the tile let go goes
+    back into the pool). Which tiles lie where still depends only on the pool and on what is public
+    (how many tiles each seat has discarded), and every tile stays where the count says it is."""
     seat = view.seat
     assert seat is not None
     world = state.copy()
+    world.hold_claims = False  # a table holds windows nobody may claim until their release; rollouts do not
     ruleset = world.ruleset
     unseen = world.wall[world.front : world.back + 1]
     hidden_kongs = []
@@ -224,17 +243,57 @@ def determinized(state: HandState, view: SeatView, rng: random.Random) -> HandSt
         meld.tile = rng.choice(sorted(kind for kind, count in held.items() if count >= 4))
         for _ in range(4):
             pool.remove(meld.tile)
+    hands: list[list[int]] = []
     for other in others:
-        seated = world.seats[other]
-        size = sum(seated.counts)
+        size = sum(world.seats[other].counts)
         hand, pool = pool[:size], pool[size:]
-        seated.counts = [0] * len(seated.counts)
+        counts = [0] * len(world.seats[other].counts)
         for kind in hand:
-            seated.counts[kind] += 1
+            counts[kind] += 1
+        hands.append(counts)
+    if settle and pool:
+        turns = [len(view.seats[other].discards) for other in others]
+        _settle(hands, turns, pool, world.laizi, rng)
+    for other, counts in zip(others, hands, strict=True):
+        seated = world.seats[other]
+        seated.counts = counts
         if seated.drawn is not None:  # the tile it just drew: one of its tiles, as likely as any
-            seated.drawn = hand[-1]
+            seated.drawn = _any_tile(counts, rng)
         world.refused_wins.pop(other, None)
     wall = pool + flowers
     rng.shuffle(wall)
     world.wall[world.front : world.back + 1] = wall
     return world
+
+
+def _settle(
+    hands: Sequence[list[int]], turns: Sequence[int], pool: list[int], laizi: int | None, rng: random.Random
+) -> None:
+    """Play each hand (counts) over its ``turns``, in turn order: draw a tile from ``pool`` and put
+    back the one the rollouts' policy lets go (so the pool keeps its size)."""
+    for turn in range(max(turns, default=0)):
+        for counts, played in zip(hands, turns, strict=True):
+            if turn >= played:
+                continue
+            spot = rng.randrange(len(pool))
+            counts[pool[spot]] += 1
+            jokers = 0
+            if laizi is not None:
+                jokers, counts[laizi] = counts[laizi], 0
+            kept = [kind for kind in range(len(counts)) if counts[kind]]
+            let_go = min(kept, key=lambda kind: _quick_key(counts, kind, jokers)) if kept else laizi
+            if laizi is not None:
+                counts[laizi] = jokers
+            assert let_go is not None
+            counts[let_go] -= 1
+            pool[spot] = let_go
+
+
+def _any_tile(counts: Sequence[int], rng: random.Random) -> int:
+    """One of the tiles ``counts`` holds, each tile as likely as any other."""
+    pick = rng.randrange(sum(counts))
+    for kind, copies in enumerate(counts):
+        if pick < copies:
+            return kind
+        pick -= copies
+    raise ValueError("no tile to pick")

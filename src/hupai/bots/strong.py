@@ -176,11 +176,16 @@ class StrongBot:
 
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
         action = self._choose(view, legal)
+        self.played(action, view.live_tiles)
+        return action
+
+    def played(self, action: Action, live_tiles: int) -> None:
+        """What the bot remembers of the move its seat made (``live_tiles`` then): a kong, until the
+        next discard (杠上炮). A bot that searches tells it the move it made instead of this one's."""
         if isinstance(action, Kong):
-            self.kong_at = view.live_tiles
+            self.kong_at = live_tiles
         elif isinstance(action, Discard):
             self.kong_at = None
-        return action
 
     # --- the decision ---------------------------------------------------------------------
 

@@ -50,6 +50,7 @@ from hupai.server.storage.database import connect, migrate, outage, release
 from hupai.server.storage.store import Store
 from hupai.server.storage.upkeep import Cleanup
 from hupai.server.table.messages import RoomChanged
+from hupai.server.table.searches import close_pools
 from hupai.server.tables import Tables
 
 STORAGE_RETRY_SECONDS = 2
@@ -116,6 +117,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await tables.close()
         finally:
             watchdog.cancel()
+            close_pools()  # searching bots' processes (table.searches)
         if leases is not None:
             release(leases.sessions)
         release(store.sessions)

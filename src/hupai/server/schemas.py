@@ -8,7 +8,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from hupai.server.names import clean_name
 
-BotLevel = Literal["random", "efficiency", "strong"]
+BotLevel = Literal["random", "efficiency", "strong", "expert"]
 # The avatars a player may choose (the page draws each: the flower tiles' 梅兰竹菊 and 春夏秋冬, the four
 # winds); none chosen: one drawn from the name.
 Avatar = Literal[

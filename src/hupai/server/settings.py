@@ -72,6 +72,9 @@ class Settings:
     login_attempts_per_address: int = 10
     login_attempts_per_name: int = 5
     hash_workers: int = 2
+    # Searching bots (大师) think in this many processes; a turn waits for a search this long at most.
+    search_workers: int = 1
+    search_seconds: float = 3.0
     # Guests and rooms.
     guests_per_address_per_hour: int = 60
     rooms_per_address_per_hour: int = 60
@@ -138,6 +141,8 @@ LIMITS = (
     "login_attempts_per_address",
     "login_attempts_per_name",
     "hash_workers",
+    "search_workers",
+    "search_seconds",
     "guests_per_address_per_hour",
     "rooms_per_address_per_hour",
     "room_lookups_per_address_per_minute",

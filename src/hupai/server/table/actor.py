@@ -44,17 +44,29 @@ from hupai.rules import load_ruleset
 from hupai.server.settings import Settings
 from hupai.server.storage.fencing import LeaseLost
 from hupai.server.storage.store import Store
-from hupai.server.table import core, dealing, decisions, match_flow, moves, persist, players, views, voice
+from hupai.server.table import (
+    core,
+    dealing,
+    decisions,
+    match_flow,
+    moves,
+    persist,
+    players,
+    searches,
+    views,
+    voice,
+)
 from hupai.server.table.core import SEATS, TableState, log
 from hupai.server.table.messages import (
     Connection,
     Dissolve,
     Escape,
     FromClient,
+    Inbox,
     Join,
     Leave,
-    Message,
     RoomChanged,
+    Searched,
 )
 
 # Why a room was closed (its closed_reason): what went wrong, and that the hands played are kept.
@@ -81,17 +93,19 @@ class Table(TableState):
         self.on_idle = on_idle  # asked when nobody is left; True ends the task
         self.on_lost = on_lost  # told when another process took the table over (its lease)
         self.lost = False
-        self.inbox: asyncio.Queue[Message] = asyncio.Queue()
+        self.inbox: asyncio.Queue[Inbox] = asyncio.Queue()
         self.task: asyncio.Task[None] | None = None
 
     def start(self) -> asyncio.Task[None]:
         self.task = asyncio.create_task(self._run(), name=f"table-{self.room_id}")
         return self.task
 
-    def post(self, message: Message) -> None:
+    def post(self, message: Inbox) -> None:
         self.inbox.put_nowait(message)
 
     async def stop(self) -> None:
+        for search in list(self.searches):
+            search.cancel()
         if self.task is not None:
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -118,7 +132,7 @@ class Table(TableState):
             await self._guard(self.resume())
         # One getter outlives the waits: cancelling a queue get on timeout (asyncio.wait_for) can
         # drop a message that arrived at the same moment, and a lost answer would stall the table.
-        getter: asyncio.Task[Message] | None = None
+        getter: asyncio.Task[Inbox] | None = None
         while True:
             if getter is None:
                 getter = asyncio.ensure_future(self.inbox.get())
@@ -129,7 +143,7 @@ class Table(TableState):
             except asyncio.CancelledError:
                 getter.cancel()
                 raise
-            message: Message | None = None
+            message: Inbox | None = None
             if getter.done():
                 message = getter.result()
                 getter = None
@@ -300,7 +314,7 @@ class Table(TableState):
                 action = pending.choice or pending.legal[0]
             await moves.apply(self, action)
 
-    async def _handle(self, message: Message) -> None:
+    async def _handle(self, message: Inbox) -> None:
         if isinstance(message, Join):
             connection = message.connection
             self.connections.add(connection)
@@ -336,6 +350,8 @@ class Table(TableState):
             await self._ending(match_flow.escape(self, message.seat))
         elif isinstance(message, Dissolve):
             await self._ending(match_flow.dissolve(self))
+        elif isinstance(message, Searched):
+            searches.searched(self, message)
 
     def _seat(self, connection: Connection) -> None:
         connection.seat = next(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 import secrets
@@ -19,7 +20,7 @@ from hupai.server.schemas import RoomOut
 from hupai.server.settings import Settings
 from hupai.server.storage.rooms import Seating
 from hupai.server.storage.store import Store
-from hupai.server.table.messages import Connection
+from hupai.server.table.messages import Connection, Inbox
 
 log = logging.getLogger("hupai.table")
 SEATS = 4
@@ -52,6 +53,8 @@ class Pending:
     # A decision due at a claim window's release is stored before it (its move number here) and
     # only played at the release, so a window's outcome waits on no write (table.decisions).
     stored_as: int | None = None
+    # A searching bot's turn waits for the pool's answer (table.searches) until then at the latest.
+    thinking_until: float | None = None
 
 
 class TableState:
@@ -101,7 +104,12 @@ class TableState:
         self.voice: dict[int, Connection] = {}  # seat -> its connection in the table's voice (table.voice)
         self.voice_pace: dict[int, TokenBucket] = {}  # seat -> its joins and leaves allowance
         self.think_rng = random.Random(secrets.randbits(64))  # the bots' think times (table.think)
+        self.searches: set[asyncio.Task[None]] = set()  # searching bots' turns in the pool (table.searches)
         self.room_read_at = 0.0  # when the room was last read (its vote's countdown counts from then)
+
+    def post(self, message: Inbox) -> None:
+        """Put ``message`` in the table's inbox (only a running table, the actor, has one)."""
+        raise NotImplementedError("only a running table has an inbox")
 
     @property
     def room(self) -> RoomOut:
@@ -139,8 +147,13 @@ def bot_levels(table: TableState) -> list[str | None]:
 
 
 def due_at(pending: Pending) -> float:
-    """When the table acts on a prompt: a held answer at the release, otherwise at its due time."""
-    return pending.answer_at if pending.answer is not None else pending.due
+    """When the table acts on a prompt: a held answer at the release, otherwise at its due time (or
+    once its search has answered, when that is later)."""
+    if pending.answer is not None:
+        return pending.answer_at
+    if pending.thinking_until is not None:
+        return max(pending.due, pending.thinking_until)
+    return pending.due
 
 
 def vote_due(table: TableState) -> float | None:

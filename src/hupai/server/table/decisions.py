@@ -16,7 +16,7 @@ from hupai.game.actions import Action, Pass, action_to_dict
 from hupai.game.engine import legal_actions, step
 from hupai.game.model import Phase
 from hupai.game.view import view
-from hupai.server.table import core, persist, think
+from hupai.server.table import core, persist, searches, think
 from hupai.server.table.core import Pending, TableState, log
 
 
@@ -87,6 +87,8 @@ def refresh_pending(table: TableState) -> None:
             pause = 0.0 if isinstance(choice, Pass) else automatic_pause(table, seat, legal, choice)
             due = max(now + pause, release)
             kept[seat] = Pending(table.seq, legal, now, due, automatic=True, choice=choice)
+            if searches.wants_search(table, seat):  # choice stands unless the search finds better
+                searches.start(table, seat, kept[seat])
         else:
             allowed = table.room.decision_seconds + max(table.bank[seat], 0.0)
             kept[seat] = Pending(table.seq, legal, now, now + allowed, automatic=False)

@@ -1,6 +1,6 @@
 """What a table talks with: the connections of its clients, and what arrives in its inbox (a client's
-message, a join or leave, a changed room, an escape or a dissolve). The relays of a cluster carry
-these between processes."""
+message, a join or leave, a changed room, an escape or a dissolve; and its own searching bots'
+choices). The relays of a cluster carry the first kind between processes."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import asyncio
 from dataclasses import dataclass
 from typing import Any
 
+from hupai.game.actions import Action
 from hupai.server.protocol import ClientMessageType
 
 OUTBOX_LIMIT = 500  # a client this far behind is cut off rather than slowing the table
@@ -88,4 +89,15 @@ class Dissolve:
     done: asyncio.Future[None] | None = None
 
 
-Message = Join | Leave | FromClient | RoomChanged | Escape | Dissolve
+@dataclass(frozen=True)
+class Searched:
+    """A searching bot's choice, back from the pool (table.searches): for prompt ``seq`` of ``seat``
+    (None: the search gave none; the heuristic's choice stands)."""
+
+    seat: int
+    seq: int
+    action: Action | None
+
+
+Message = Join | Leave | FromClient | RoomChanged | Escape | Dissolve  # what may come from another process
+Inbox = Message | Searched  # what a table's inbox holds

@@ -11,7 +11,7 @@ import { tileSvg } from "./tiles.js";
 import { byRuleSet, escapeHtml, html, toast } from "./util.js";
 
 const HANDS = [4, 8, 16];
-const BOTS = ["strong", "efficiency", "random"];
+export const BOT_LEVELS = ["expert", "strong", "efficiency", "random"]; // strongest first; strong is the default
 const PACES = ["quick", "natural", "relaxed"]; // how long bots seem to think (server/table/think.py)
 const WATCHERS = ["invited", "anyone"]; // who may watch: with the invitation link, or anyone with the number
 
@@ -75,9 +75,10 @@ export async function show(root) {
         ${settingHtml("lobby.nextHand", '<input name="next_hand" type="number" min="3" max="120" value="15">')}
         ${settingHtml("lobby.claimPause", '<input name="claim" type="number" min="0.2" max="3" step="0.1" value="0.6">')}
         ${settingHtml("lobby.dissolveSeconds", '<input name="dissolve" type="number" min="10" max="300" value="60">')}
-        ${settingHtml("lobby.botLevel", `<select name="bot">${BOTS.map((level) => `<option value="${level}" data-i18n="bot.${level}">${t(`bot.${level}`)}</option>`).join("")}</select>`)}
         ${settingHtml("lobby.watchers", `<select name="watchers">${WATCHERS.map((who) => `<option value="${who}" data-i18n="watchers.${who}">${t(`watchers.${who}`)}</option>`).join("")}</select>`)}
         ${settingHtml("lobby.botPace", `<select name="pace">${PACES.map((pace) => `<option value="${pace}" ${pace === "natural" ? "selected" : ""} data-i18n="pace.${pace}">${t(`pace.${pace}`)}</option>`).join("")}</select>`)}
+        ${settingHtml("lobby.botLevel", `<select name="bot">${BOT_LEVELS.map((level) => `<option value="${level}" ${level === "strong" ? "selected" : ""} data-i18n="bot.${level}">${t(`bot.${level}`)}</option>`).join("")}</select>`)}
+        <p class="setting-about" data-role="bot-about" data-i18n="bot.strong.about">${t("bot.strong.about")}</p>
       </div>
       <details class="rules" open><summary>${word("lobby.ruleCard")}</summary><div data-role="card"></div></details>
       <div class="create-bar"><button type="submit" class="primary">${word("lobby.create")}</button></div>
@@ -121,7 +122,14 @@ export async function show(root) {
   create.preset.addEventListener("change", showCard);
   create.addEventListener("change", (event) => {
     if (event.target.name === "hands") showSummary();
+    if (event.target.name === "bot") showBotAbout();
   });
+  // What the chosen bot level does, in one line (re-translated with the page: data-i18n).
+  function showBotAbout() {
+    const about = page.querySelector('[data-role="bot-about"]');
+    about.dataset.i18n = `bot.${create.bot.value}.about`;
+    about.textContent = t(about.dataset.i18n);
+  }
   showCard();
   const forget = onLanguageChange(showSummary);
 

@@ -5,7 +5,7 @@
 import { api, currentUser, inviteFor, recordLink } from "./api.js";
 import { avatarHtml } from "./avatar.js";
 import { knows, pick, t } from "./i18n.js";
-import { showNickname } from "./lobby.js";
+import { BOT_LEVELS, showNickname } from "./lobby.js";
 import { ruleCardHtml } from "./rulecard.js";
 import { renderHandEnd, renderSummary } from "./settlement.js";
 import { escapeWarning } from "./escape.js";
@@ -333,7 +333,7 @@ class TableClient {
         if (!taken && mine === null) buttons.push(`<button type="button" data-sit="${place.seat}">${t("room.sit")}</button>`);
         if (!taken && host) {
           buttons.push(`<select data-level="${place.seat}" aria-label="${t("lobby.botLevel")}">
-            <option value="strong">${t("bot.strong")}</option><option value="efficiency">${t("bot.efficiency")}</option><option value="random">${t("bot.random")}</option></select>`);
+            ${BOT_LEVELS.map((level) => `<option value="${level}" title="${t(`bot.${level}.about`)}" ${level === "strong" ? "selected" : ""}>${t(`bot.${level}`)}</option>`).join("")}</select>`);
           buttons.push(`<button type="button" data-bot="${place.seat}">${t("room.addBot")}</button>`);
         }
         if (taken && host && place.user_id !== this.user.id) buttons.push(`<button type="button" class="link" data-remove="${place.seat}">${t("room.remove")}</button>`);

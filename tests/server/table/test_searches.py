@@ -1,0 +1,205 @@
+"""Searching bots (大师) at a table: they think in a pool of processes, off the event loop. A worker
+rebuilds exactly the table's hand from its deal and moves, decides as the bot would in-process, a
+late or failed search leaves the heuristic's choice, and a killed worker costs no game."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, text
+
+from hupai.bots import EfficiencyBot, ExpertBot, StrongBot
+from hupai.bots.selfplay import acting_seat
+from hupai.game import Phase, legal_actions, new_hand, view
+from hupai.game.actions import Action, action_from_dict
+from hupai.game.engine import release_claims, step
+from hupai.game.match import Match
+from hupai.game.model import HandState
+from hupai.game.record import read_record
+from hupai.rules import load_ruleset
+from hupai.server.table.searches import HandJob, SearchPool, choose_in_worker, rebuilt
+
+from ...server_support import (
+    connect,
+    database,
+    database_urls,
+    guest,
+    new_room,
+    play_socket,
+    server,
+    with_invite,
+)
+
+RULESETS = ["nanjing", "nanning", "enshi"]
+
+
+def table_turns(ruleset: str, seed: int) -> Iterator[HandState]:
+    """Every turn of a hand played as a table plays it (claim windows held, released when nobody
+    may claim), by efficiency bots: the state at each turn."""
+    state = new_hand(load_ruleset(ruleset), seed=seed, dealer=seed % 4)
+    state.hold_claims = True
+    players = [EfficiencyBot(seed + seat) for seat in range(4)]
+    while state.phase is not Phase.ENDED:
+        actor = acting_seat(state)
+        if state.phase is Phase.TURN:
+            yield state
+        legal = legal_actions(state, actor)
+        step(state, players[actor].choose(view(state, actor, legal=legal), legal))
+        release_claims(state)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_worker_rebuilds_the_table_s_hand_exactly(ruleset: str) -> None:
+    checked = 0
+    for seed in range(3):
+        for state in table_turns(ruleset, seed):
+            bot = ExpertBot(seed, rollouts=4)
+            again = rebuilt(HandJob.of(state, state.turn, bot))
+            assert again.ruleset.preset == state.ruleset.preset
+            assert again.ruleset.options_dict() == state.ruleset.options_dict()
+            again.ruleset = state.ruleset  # the same rules, loaded anew (rule sets compare by identity)
+            assert again == state
+            checked += 1
+    assert checked > 20
+
+
+def test_a_worker_decides_as_the_bot_does_in_process() -> None:
+    decided = 0
+    for state in table_turns("nanning", 7):
+        seat = state.turn
+        bot = ExpertBot(30 + seat, rollouts=12)
+        legal = legal_actions(state, seat)
+        expected = bot.choose_in(state.copy(), view(state, seat, legal=legal), legal)
+        data = choose_in_worker(HandJob.of(state, seat, bot))
+        assert data is not None
+        assert action_from_dict(data) == expected
+        decided += 1
+    assert decided > 10
+
+
+def test_a_killed_worker_costs_one_search_and_the_next_one_works() -> None:
+    state = next(iter(table_turns("nanjing", 3)))
+    job = HandJob.of(state, state.turn, ExpertBot(5, rollouts=400))
+
+    async def run() -> tuple[object, object]:
+        pool = SearchPool(1)
+        try:
+            searching = asyncio.ensure_future(pool.choose(job))
+            await asyncio.sleep(0.5)  # the worker is up and rolling out
+            executor = pool._executor
+            assert executor is not None
+            for pid in list(executor._processes):  # the real thing: kill -9
+                os.kill(pid, signal.SIGKILL)
+            lost = await searching
+            again = await pool.choose(HandJob.of(state, state.turn, ExpertBot(5, rollouts=4)))
+            return lost, again
+        finally:
+            pool.close()
+
+    lost, again = asyncio.run(run())
+    assert lost is None  # the table plays the heuristic's choice
+    assert again in legal_actions(state, state.turn)
+
+
+def test_a_busy_pool_declines_searches_beyond_its_queue_at_once() -> None:
+    """One worker, five tables asking at the same moment: two searches go ahead (one running, one
+    queued), the other three get no answer at once, so their heuristic's choice is played on time."""
+    state = next(iter(table_turns("nanning", 4)))
+    job = HandJob.of(state, state.turn, ExpertBot(5, rollouts=60))
+
+    async def run() -> tuple[list[object], int]:
+        pool = SearchPool(1)
+        try:
+            answers = await asyncio.gather(*(pool.choose(job) for _ in range(5)))
+            return list(answers), pool.declined
+        finally:
+            pool.close()
+
+    answers, declined = asyncio.run(run())
+    assert declined == 3
+    assert sum(answer is None for answer in answers) == 3
+    assert all(answer in legal_actions(state, state.turn) for answer in answers if answer is not None)
+
+
+@pytest.fixture(params=database_urls())
+def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    with database(request.param, tmp_path) as address:
+        yield address
+
+
+def room_seed(url: str, number: str) -> int:
+    """The room's seed, which its bots are seeded from (private to the server: no record tells it)."""
+    engine = create_engine(url)
+    try:
+        with engine.connect() as connection:
+            query = text("select seed from rooms where number = :number order by id desc limit 1")
+            return int(connection.execute(query, {"number": number}).scalar_one())
+    finally:
+        engine.dispose()
+
+
+def replayed_against_bots(
+    client: TestClient, number: str, seed: int, level: Callable[[int], ExpertBot | StrongBot]
+) -> tuple[int, int]:
+    """Replay the room's record, each bot seat's moves against what a bot of ``level`` (made with the
+    room's ``seed`` and the seat, as the table makes it) chooses from the same hand, every decision of its
+    seat in order; returns (the turns compared, how many the search made otherwise than strong)."""
+    record = read_record(client.get(f"/api/rooms/{number}/record{with_invite(number)}").json())
+    match = Match(load_ruleset(record.ruleset, record.options), seed=seed, seats=record.seats)
+    bots = {seat: level(seed + seat) for seat in (1, 2, 3)}
+    turns = overruled = 0
+    for hand in record.hands:
+        assert hand.deal is not None and hand.wall is not None
+        state = match.start_hand(deal=hand.deal, wall=hand.wall)
+        state.hold_claims = True
+        for action in hand.actions:
+            assert isinstance(action, Action)
+            bot = bots.get(action.seat)
+            if bot is not None:
+                legal = legal_actions(state, action.seat)
+                seen = view(state, action.seat, legal=legal)
+                if isinstance(bot, ExpertBot) and state.phase is Phase.TURN:
+                    expected = bot.choose_in(state.copy(), seen, legal)
+                    overruled += expected != StrongBot(seed + action.seat).choose(seen, legal)
+                    turns += 1
+                else:
+                    expected = bot.choose(seen, legal)
+                    turns += state.phase is Phase.TURN
+                assert action == expected
+            step(state, action)
+            release_claims(state)
+        match.finish_hand(state)
+    return turns, overruled
+
+
+def test_a_room_s_expert_bots_play_what_their_search_chose(url: str) -> None:
+    """Three 大师 at a table with no think time: every turn of theirs waits for the pool, and each move
+    stored is the one the bot makes in-process from the same hand (its search, not the heuristic)."""
+    with server(url) as client:
+        host = guest(client, "小明")
+        number = new_room(client, host, preset="nanning", hands=4, bot_level="expert")
+        client.post(f"/api/rooms/{number}/start", json={}, headers=host)
+        with connect(client, number, host) as socket:
+            messages = play_socket(socket, seed=2)
+        assert messages[-1]["status"] == "finished"
+        turns, overruled = replayed_against_bots(client, number, room_seed(url, number), ExpertBot)
+    assert turns > 40
+    assert overruled > 0  # some turns were the search's own choice, not the heuristic's
+
+
+def test_a_search_that_comes_too_late_leaves_the_heuristic_s_choice(url: str) -> None:
+    with server(url, search_seconds=0.0) as client:
+        host = guest(client, "小明")
+        number = new_room(client, host, preset="nanning", hands=4, bot_level="expert")
+        client.post(f"/api/rooms/{number}/start", json={}, headers=host)
+        with connect(client, number, host) as socket:
+            messages = play_socket(socket, seed=2)
+        assert messages[-1]["status"] == "finished"
+        turns, _ = replayed_against_bots(client, number, room_seed(url, number), StrongBot)
+    assert turns > 40
