@@ -178,16 +178,22 @@ def replayed_against_bots(
     return turns, overruled
 
 
+def expert_match(client: TestClient) -> str:
+    """A Nanning match of one random player against three 大师, played to its end; its number."""
+    host = guest(client, "小明")
+    number = new_room(client, host, preset="nanning", hands=4, bot_level="expert")
+    client.post(f"/api/rooms/{number}/start", json={}, headers=host)
+    with connect(client, number, host) as socket:
+        messages = play_socket(socket, seed=2)
+    assert messages[-1]["status"] == "finished"
+    return number
+
+
 def test_a_room_s_expert_bots_play_what_their_search_chose(url: str) -> None:
     """Three 大师 at a table with no think time: every turn of theirs waits for the pool, and each move
     stored is the one the bot makes in-process from the same hand (its search, not the heuristic)."""
     with server(url) as client:
-        host = guest(client, "小明")
-        number = new_room(client, host, preset="nanning", hands=4, bot_level="expert")
-        client.post(f"/api/rooms/{number}/start", json={}, headers=host)
-        with connect(client, number, host) as socket:
-            messages = play_socket(socket, seed=2)
-        assert messages[-1]["status"] == "finished"
+        number = expert_match(client)
         turns, overruled = replayed_against_bots(client, number, room_seed(url, number), ExpertBot)
     assert turns > 40
     assert overruled > 0  # some turns were the search's own choice, not the heuristic's
@@ -195,11 +201,6 @@ def test_a_room_s_expert_bots_play_what_their_search_chose(url: str) -> None:
 
 def test_a_search_that_comes_too_late_leaves_the_heuristic_s_choice(url: str) -> None:
     with server(url, search_seconds=0.0) as client:
-        host = guest(client, "小明")
-        number = new_room(client, host, preset="nanning", hands=4, bot_level="expert")
-        client.post(f"/api/rooms/{number}/start", json={}, headers=host)
-        with connect(client, number, host) as socket:
-            messages = play_socket(socket, seed=2)
-        assert messages[-1]["status"] == "finished"
+        number = expert_match(client)
         turns, _ = replayed_against_bots(client, number, room_seed(url, number), StrongBot)
     assert turns > 40
