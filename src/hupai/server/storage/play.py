@@ -108,9 +108,9 @@ class Play:
         found: dict[int, dict[str, Any]]
         if db is None:
             with self.tx.reading() as reader:
-                found = dict(reader.execute(query).tuples().all())
+                found = dict(reader.execute(query).all())
         else:
-            found = dict(db.execute(query).tuples().all())
+            found = dict(db.execute(query).all())
         return [found.get(number) for number in numbers]
 
     def add_contribution(self, room_id: int, hand_index: int, seat: int, value: str) -> None:
