@@ -7,6 +7,9 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import subprocess
+import sys
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -125,6 +128,53 @@ def test_a_busy_pool_declines_searches_beyond_its_queue_at_once() -> None:
     assert declined == 3
     assert sum(answer is None for answer in answers) == 3
     assert all(answer in legal_actions(state, state.turn) for answer in answers if answer is not None)
+
+
+SERVER_WITH_A_POOL = """
+import asyncio, sys
+from hupai.bots import ExpertBot
+from hupai.server.table.searches import HandJob, SearchPool
+sys.path.insert(0, sys.argv[1])
+from tests.server.table.test_searches import table_turns
+
+async def main():
+    pool = SearchPool(1)
+    state = next(iter(table_turns("nanjing", 3)))
+    await pool.choose(HandJob.of(state, state.turn, ExpertBot(5, rollouts=4)))
+    print(" ".join(str(pid) for pid in pool._executor._processes), flush=True)
+    await asyncio.sleep(600)
+
+asyncio.run(main())
+"""
+
+
+def test_the_pool_does_not_outlive_a_killed_server(tmp_path: Path) -> None:
+    """kill -9 of the server runs no clean-up: its workers notice on their own and exit."""
+    root = Path(__file__).resolve().parents[3]
+    server_process = subprocess.Popen(
+        [sys.executable, "-c", SERVER_WITH_A_POOL, str(root)], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert server_process.stdout is not None
+        workers = [int(pid) for pid in server_process.stdout.readline().split()]
+        assert len(workers) == 1
+        assert all(alive(pid) for pid in workers)
+    finally:
+        server_process.kill()
+        server_process.wait()
+    deadline = time.monotonic() + 10
+    while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(alive(pid) for pid in workers)
+
+
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie, dead but not yet reaped, does not)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
 
 
 @pytest.fixture(params=database_urls())

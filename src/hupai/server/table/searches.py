@@ -15,6 +15,9 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
+import threading
+import time
 from collections.abc import Mapping
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -117,10 +120,21 @@ def choose_in_worker(job: HandJob) -> dict[str, Any] | None:
     return action_to_dict(bot.choose_in(state, view(state, job.seat, legal=legal), legal))
 
 
-def _warm() -> None:
-    """A new worker loads the engine and the rule sets before its first job."""
+def _start_worker(server: int) -> None:
+    """A new worker follows its server: it exits once the server is gone (even by kill -9, which
+    runs no clean-up), so that no pool outlives its server. Then it loads the rule sets."""
+
+    def watch() -> None:
+        while os.getppid() == server:
+            time.sleep(WATCH_SECONDS)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="follow-the-server", daemon=True).start()
     for preset in ("nanjing", "nanning", "enshi"):
         load_ruleset(preset)
+
+
+WATCH_SECONDS = 1.0
 
 
 QUEUE_PER_WORKER = 2  # searches waiting or running per worker; beyond, the heuristic plays at once
@@ -142,9 +156,12 @@ class SearchPool:
 
     def _pool(self) -> Executor:
         if self._executor is None:
-            # forkserver: a worker never inherits the server's sockets, threads or event loop.
-            context = multiprocessing.get_context("forkserver")
-            self._executor = ProcessPoolExecutor(self.workers, mp_context=context, initializer=_warm)
+            # spawn: a worker never inherits the server's sockets, threads or event loop, and its
+            # parent is the server itself (which _start_worker watches).
+            context = multiprocessing.get_context("spawn")
+            self._executor = ProcessPoolExecutor(
+                self.workers, mp_context=context, initializer=_start_worker, initargs=(os.getpid(),)
+            )
         return self._executor
 
     async def choose(self, job: HandJob) -> Action | None:
