@@ -415,3 +415,30 @@ def test_a_refused_win_is_explained_even_when_nobody_may_claim_the_discard() -> 
     assert win_refusal(state, 1) is None
     play(state, "3 t")  # its own discard ends both the block and the explanation
     assert win_refusal(state, 3) is None
+
+
+def test_the_instant_win_precheck_never_hides_a_kuaizhao_or_sanqing() -> None:
+    """``may_win_on_claim`` lets the hints skip probing every tile: it must be True wherever some
+    claim would itself win. Seat 0 of dealt hands, given random pungs (of one suit or not, fed by one
+    seat or several), every tile probed, under both 三清 triggers."""
+    import random
+
+    from hupai.game import new_hand
+    from hupai.game.model import Meld, MeldKind
+
+    instant = 0
+    for trigger in ("claim_only", "any_set_incl_sequence"):
+        ruleset = load_ruleset("nanjing", {"sanqing_trigger": trigger})
+        rng = random.Random(trigger)
+        for seed in range(300):
+            state = new_hand(ruleset, seed=seed)
+            suit = rng.randrange(3)
+            melds = []
+            for order in range(rng.randrange(5)):
+                kind = 9 * suit + rng.randrange(9) if rng.random() < 0.7 else rng.randrange(34)
+                melds.append(Meld(MeldKind.PUNG, kind, rng.choice((1, 1, 2, 3)), order))
+            state.seats[0].melds = melds
+            wins = [tile for tile in range(34) if ruleset.instant_win_on_claim(state, 0, tile)]
+            instant += bool(wins)
+            assert not wins or ruleset.may_win_on_claim(state, 0), (melds, wins)
+    assert instant > 20  # the rule did come up

@@ -172,7 +172,7 @@ def _hint_tiles(state: HandState, ruleset: RuleSet, seat: int, counts: list[int]
         kinds = sorted({kind for kind in ruleset.tile_set() if kind < NUM_KINDS})
         tiles = {kind for kind in kinds if counts[kind] < 4 and completes(counts, kind, state.laizi)}
     player = state.seats[seat]
-    if not player.ready:
+    if not player.ready and ruleset.may_win_on_claim(state, seat):
         probe = copy.copy(state)
         probe.seats = list(state.seats)
         mine = copy.copy(player)

@@ -303,6 +303,11 @@ class RuleSet(ABC):
         """Whether claiming ``tile`` as a set would itself be a win (Nanjing 快照 / 三清)."""
         return False
 
+    def may_win_on_claim(self, state: HandState, seat: int) -> bool:
+        """Whether :meth:`instant_win_on_claim` could hold for any tile (a cheap first test: False
+        only where it holds for none)."""
+        return False
+
     @abstractmethod
     def win_transfers(self, state: HandState, context: WinContext, sheet: ScoreSheet) -> list[Transfer]:
         """Who pays the winner, and how much (liability included)."""

@@ -115,6 +115,9 @@ class NanjingRuleSet(RuleSet):
 
     # --- wins --------------------------------------------------------------------------------
 
+    def may_win_on_claim(self, state: HandState, seat: int) -> bool:
+        return len(state.seats[seat].melds) >= 3  # 快照 and 三清 both need three melds first
+
     def instant_win_on_claim(self, state: HandState, seat: int, tile: int) -> bool:
         player = state.seats[seat]
         if player.counts[tile] >= 2 and kuaizhao_feeder(player.melds) is not None:
