@@ -7,8 +7,9 @@ and moves — a worker replays them, since a hand's state does not cross process
 then due at the bot's think time or when the search answers, whichever is later, but never more than
 ``search_seconds`` after the turn opened: a search that is late, fails or finds the pool broken
 leaves the heuristic's choice to be played. Its answer comes back through the table's inbox
-(:class:`Searched`) and counts only for the prompt it was asked for. Claims on a discard, and every
-seat the table plays for itself (托管, 听, 报听), never wait on the pool.
+(:class:`~hupai.server.table.messages.Searched`) and counts only for the prompt it was asked for.
+Claims on a discard, and every seat the table plays for itself (托管, 听, 报听), never wait on the
+pool.
 """
 
 from __future__ import annotations
@@ -25,7 +26,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from hupai.bots import ExpertBot, StrongBot
-from hupai.bots.base import is_searcher
 from hupai.game.actions import Action, action_from_dict, action_to_dict
 from hupai.game.engine import legal_actions, new_hand, release_claims, step
 from hupai.game.model import HandState, Phase
@@ -33,6 +33,9 @@ from hupai.game.view import view
 from hupai.rules import load_ruleset
 from hupai.server.table.core import Pending, TableState, log
 from hupai.server.table.messages import Searched
+
+QUEUE_PER_WORKER = 2  # searches waiting or running per worker; beyond, the heuristic plays at once
+WATCH_SECONDS = 1.0  # how often a worker looks whether its server is still there
 
 __all__ = [
     "HandJob",
@@ -134,12 +137,6 @@ def _start_worker(server: int) -> None:
         load_ruleset(preset)
 
 
-WATCH_SECONDS = 1.0
-
-
-QUEUE_PER_WORKER = 2  # searches waiting or running per worker; beyond, the heuristic plays at once
-
-
 class SearchPool:
     """The processes searching bots think in, started at the first search (a server whose rooms seat
     none starts none); one pool per server process. A pool found broken (a worker killed) is
@@ -219,7 +216,6 @@ def wants_search(table: TableState, seat: int) -> bool:
         state is not None
         and state.phase is Phase.TURN
         and state.turn == seat
-        and is_searcher(bot)
         and isinstance(bot, ExpertBot)
         and bot.rollouts > 0
         and seat not in table.ting
