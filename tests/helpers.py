@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
+from hupai.bots import EfficiencyBot
+from hupai.bots.selfplay import acting_seat
 from hupai.game.contract import ScoreSheet, WinVerdict
-from hupai.game.engine import new_hand
-from hupai.game.model import HandState, Meld, MeldKind, WinContext, WinKind
+from hupai.game.engine import legal_actions, new_hand, release_claims, step
+from hupai.game.model import HandState, Meld, MeldKind, Phase, WinContext, WinKind
 from hupai.game.scripting import run_moves
 from hupai.game.stacking import stack_wall
+from hupai.game.view import view
 from hupai.rules import load_ruleset
 from hupai.tiles import parse_counts, parse_tiles
 
@@ -30,6 +33,24 @@ def table(
         ruleset, dealer=dealer, hands=hands, draws=draws, replacements=replacements, pizi=pizi
     )
     return new_hand(ruleset, dealer=dealer, deal=deal, wall=wall, multiplier=multiplier)
+
+
+def efficiency_turns(
+    ruleset: str, seed: int, *, seat: int | None = None, dealer: int = 0, held: bool = False
+) -> Iterator[HandState]:
+    """Each turn of ``seat`` (None: of every seat) in a hand played by efficiency bots: a copy of the
+    state as it stood. ``held``: claim windows held as a table holds them, and released at once when
+    nobody may claim (as the table replays its moves)."""
+    state = new_hand(load_ruleset(ruleset), seed=seed, dealer=dealer)
+    state.hold_claims = held
+    players = [EfficiencyBot(seed + other) for other in range(4)]
+    while state.phase is not Phase.ENDED:
+        actor = acting_seat(state)
+        if state.phase is Phase.TURN and seat in (None, actor):
+            yield state.copy()
+        legal = legal_actions(state, actor)
+        step(state, players[actor].choose(view(state, actor, legal=legal), legal))
+        release_claims(state)
 
 
 def play(state: HandState, *moves: str) -> HandState:

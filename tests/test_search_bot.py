@@ -12,27 +12,21 @@ import pytest
 
 from hupai.bots import Bot, BotError, EfficiencyBot, ExpertBot, StrongBot, make_bot
 from hupai.bots.search import better_than_first, determinized
-from hupai.bots.selfplay import acting_seat, play
-from hupai.game import Phase, legal_actions, new_hand, view
-from hupai.game.engine import step
+from hupai.bots.selfplay import play
+from hupai.game import Phase, new_hand, view
 from hupai.game.model import HandState, MeldKind
 from hupai.hand import shanten
 from hupai.rules import load_ruleset
 from hupai.sim import SimConfig, simulate
 
+from .helpers import efficiency_turns
+
 RULESETS = ["nanjing", "nanning", "enshi"]
 
 
-def turns_of(ruleset: str, seed: int, seat: int = 0) -> Iterator[HandState]:
-    """Every turn of ``seat`` in a hand played by efficiency bots (the state as it stood)."""
-    state = new_hand(load_ruleset(ruleset), seed=seed)
-    players = [EfficiencyBot(seed + other) for other in range(4)]
-    while state.phase is not Phase.ENDED:
-        actor = acting_seat(state)
-        if state.phase is Phase.TURN and actor == seat:
-            yield state.copy()
-        legal = legal_actions(state, actor)
-        step(state, players[actor].choose(view(state, actor, legal=legal), legal))
+def turns_of(ruleset: str, seed: int) -> Iterator[HandState]:
+    """Every turn of seat 0 in a hand played by efficiency bots (the state as it stood)."""
+    return efficiency_turns(ruleset, seed, seat=0)
 
 
 def all_tiles(state: HandState) -> Counter[int]:

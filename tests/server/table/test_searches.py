@@ -17,9 +17,8 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 
-from hupai.bots import EfficiencyBot, ExpertBot, StrongBot
-from hupai.bots.selfplay import acting_seat
-from hupai.game import Phase, legal_actions, new_hand, view
+from hupai.bots import ExpertBot, StrongBot
+from hupai.game import Phase, legal_actions, view
 from hupai.game.actions import Action, action_from_dict
 from hupai.game.engine import release_claims, step
 from hupai.game.match import Match
@@ -28,6 +27,7 @@ from hupai.game.record import read_record
 from hupai.rules import load_ruleset
 from hupai.server.table.searches import HandJob, SearchPool, choose_in_worker, rebuilt
 
+from ...helpers import efficiency_turns
 from ...server_support import (
     connect,
     database,
@@ -45,16 +45,7 @@ RULESETS = ["nanjing", "nanning", "enshi"]
 def table_turns(ruleset: str, seed: int) -> Iterator[HandState]:
     """Every turn of a hand played as a table plays it (claim windows held, released when nobody
     may claim), by efficiency bots: the state at each turn."""
-    state = new_hand(load_ruleset(ruleset), seed=seed, dealer=seed % 4)
-    state.hold_claims = True
-    players = [EfficiencyBot(seed + seat) for seat in range(4)]
-    while state.phase is not Phase.ENDED:
-        actor = acting_seat(state)
-        if state.phase is Phase.TURN:
-            yield state
-        legal = legal_actions(state, actor)
-        step(state, players[actor].choose(view(state, actor, legal=legal), legal))
-        release_claims(state)
+    return efficiency_turns(ruleset, seed, dealer=seed % 4, held=True)
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
