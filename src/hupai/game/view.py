@@ -248,12 +248,15 @@ def _seat_dict(public: PublicSeat) -> dict[str, Any]:
             for meld in public.melds
         ],
         "discards": format_tiles(public.discards),
-        "claimed": list(public.claimed),
+        # The public part's own tuples, not copies as lists: the same JSON, and three objects fewer
+        # for every seat that changes (they live till its next change, and a server's young garbage
+        # collections, which stall every table, scan what lives: docs/speed.md, step 14).
+        "claimed": public.claimed,
         "ready": public.ready,
         "laid": format_tiles(public.laid),
         "multiplier": public.multiplier,
-        "from_draw": list(public.from_draw),
-        "order": list(public.order),
+        "from_draw": public.from_draw,
+        "order": public.order,
     }
 
 

@@ -182,9 +182,10 @@ async def _refuse(socket: WebSocket, code: int, reason: str, message: str) -> No
 
 async def _pump(socket: WebSocket, connection: Connection) -> None:
     """Send the connection's queued messages in order; stop at the end marker or a broken socket."""
+    outbox = connection.outbox
     try:
-        while True:
-            message = await connection.outbox.get()
+        while await outbox.wait():
+            message = outbox.take()
             if message is None:
                 break
             await socket.send_text(message if isinstance(message, str) else encoded(message))

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import cast
 
-from sqlalchemy import Table, bindparam, select
+from sqlalchemy import Connection, Table, bindparam, select
 from sqlalchemy.orm import Session
 
 from hupai.server.storage.models import TableLease
@@ -39,16 +39,16 @@ def check_fence(db: Session, room_id: int, fence: Fence) -> None:
     """Inside a writing transaction: refuse it unless ``fence`` still holds the room's lease. The row
     is read with a lock that a taking-over process's update must wait for (SQLite: the transaction
     already holds the write lock)."""
-    if room_id not in fences_held(db, {room_id: fence}):
+    if room_id not in fences_held(db.connection(), {room_id: fence}):
         raise lease_lost(room_id)
 
 
-def fences_held(db: Session, fences: Mapping[int, Fence]) -> set[int]:
+def fences_held(connection: Connection, fences: Mapping[int, Fence]) -> set[int]:
     """Inside a writing transaction: the rooms (of ``fences``, room → fence) whose fence still holds
     their lease, read in one query with that lock (a group of tables' moves checks all at once)."""
     if not fences:
         return set()
-    leases = db.connection().execute(_FENCES_QUERY, {"rooms": sorted(fences)})
+    leases = connection.execute(_FENCES_QUERY, {"rooms": sorted(fences)})
     return {room_id for room_id, owner, epoch in leases if Fence(owner, epoch) == fences[room_id]}
 
 

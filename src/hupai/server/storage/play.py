@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
-from sqlalchemy import Table, insert, select
+from sqlalchemy import Connection, Table, insert, select
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
@@ -81,9 +81,9 @@ class Play:
         other moves hold its numbers. Moves stored already, the same, are no error (a write retried
         after its answer was lost). Raises only for the whole transaction (the database away)."""
         outcomes: list[Exception | None] = [None] * len(groups)
-        with self.tx.writing() as db:
+        with self.tx.writing_rows() as connection:
             fences = {group.room_id: group.fence for group in groups if group.fence is not None}
-            held = fences_held(db, fences)
+            held = fences_held(connection, fences)
             for index, group in enumerate(groups):
                 if group.fence is not None and group.room_id not in held:
                     outcomes[index] = lease_lost(group.room_id)
@@ -91,16 +91,17 @@ class Play:
             rows = [row for group in writing for row in group.rows()]
             if not rows:
                 return outcomes
-            connection = db.connection()
             statement = _INSERT_NEW_MOVES[connection.dialect.name]
             inserted = len(connection.execute(statement, rows).all())
             if inserted != len(rows):  # some were there already: the same moves, or a conflict
                 for index, group in enumerate(groups):
-                    if outcomes[index] is None and self._stored_actions(group, db) != group.actions:
+                    if outcomes[index] is None and self._stored_actions(group, connection) != group.actions:
                         outcomes[index] = Conflict(f"room #{group.room_id}: other moves hold these numbers")
         return outcomes
 
-    def _stored_actions(self, group: MoveGroup, db: Session | None = None) -> list[dict[str, Any] | None]:
+    def _stored_actions(
+        self, group: MoveGroup, db: Session | Connection | None = None
+    ) -> list[dict[str, Any] | None]:
         numbers = range(group.first, group.first + len(group.actions))
         query = select(Move.number, Move.action).where(
             Move.room_id == group.room_id, Move.hand_index == group.hand_index, Move.number.in_(numbers)

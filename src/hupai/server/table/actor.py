@@ -41,6 +41,7 @@ from hupai.game.model import Phase
 from hupai.game.record import DISSOLVE, ESCAPE
 from hupai.game.view import view
 from hupai.rules import load_ruleset
+from hupai.server.mailbox import Mailbox
 from hupai.server.settings import Settings
 from hupai.server.storage.fencing import LeaseLost
 from hupai.server.storage.store import Store
@@ -93,7 +94,7 @@ class Table(TableState):
         self.on_idle = on_idle  # asked when nobody is left; True ends the task
         self.on_lost = on_lost  # told when another process took the table over (its lease)
         self.lost = False
-        self.inbox: asyncio.Queue[Inbox] = asyncio.Queue()
+        self.inbox: Mailbox[Inbox] = Mailbox()
         self.task: asyncio.Task[None] | None = None
 
     def start(self) -> asyncio.Task[None]:
@@ -101,7 +102,7 @@ class Table(TableState):
         return self.task
 
     def post(self, message: Inbox) -> None:
-        self.inbox.put_nowait(message)
+        self.inbox.put(message)
 
     async def stop(self) -> None:
         for search in list(self.searches):
@@ -130,30 +131,20 @@ class Table(TableState):
         self.room = await persist.stored(self, self.store.rooms.room_by_id, self.room_id)
         if self.room.status == "playing":
             await self._guard(self.resume())
-        # One getter outlives the waits: cancelling a queue get on timeout (asyncio.wait_for) can
-        # drop a message that arrived at the same moment, and a lost answer would stall the table.
-        getter: asyncio.Task[Inbox] | None = None
+        inbox = self.inbox
         while True:
-            if getter is None:
-                getter = asyncio.ensure_future(self.inbox.get())
             due = decisions.next_due(self)
-            timeout = None if due is None else max(due - self.clock(), 0)
-            try:
-                await asyncio.wait({getter}, timeout=timeout)
-            except asyncio.CancelledError:
-                getter.cancel()
-                raise
-            message: Inbox | None = None
-            if getter.done():
-                message = getter.result()
-                getter = None
-            if message is not None:
+            # A wait that times out leaves what arrives meanwhile in the inbox: nothing is lost.
+            handled = await inbox.wait(None if due is None else due - self.clock())
+            if handled:
+                message = inbox.take()
                 await self._guard(self._handle(message))
                 done = getattr(message, "done", None)
                 if done is not None and not done.done():
                     done.set_result(None)
+                del message  # not kept alive while waiting for the next one (see app._tune_gc)
             await self._guard(self._run_due())
-            if getter is None and self._idle() and self.on_idle is not None and self.on_idle(self):
+            if handled and self._idle() and self.on_idle is not None and self.on_idle(self):
                 return
 
     async def _guard(self, work: Any) -> None:
@@ -167,7 +158,7 @@ class Table(TableState):
             await self._rebuild()
 
     def _idle(self) -> bool:
-        return not self.connections and self.inbox.empty() and self.match is None
+        return not self.connections and not self.inbox and self.match is None
 
     async def _rebuild(self) -> None:
         try:

@@ -90,7 +90,9 @@ class TableState:
         self.release_at: float | None = None  # no decision on that window is applied before this
         self.trustee: set[int] = set()
         self.ting: set[int] = set()  # seats played on by 听 this hand (private to each seat)
-        self.waits_for: dict[int, tuple[tuple[Any, ...], list[int]]] = {}  # seat -> (hand key, waits)
+        # Each seat's 听 waits and what they were found for (views.seat_waits).
+        self.waits: list[tuple[int, ...]] = [()] * SEATS
+        self.waits_key: list[bytes] = [b""] * SEATS
         self.bank = [settings.time_bank_seconds] * SEATS
         self.bots: dict[int, Bot] = {}
         self.next_hand_at: float | None = None

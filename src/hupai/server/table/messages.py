@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hupai.game.actions import Action
+from hupai.server.mailbox import Mailbox
 from hupai.server.protocol import ClientMessageType
 
 OUTBOX_LIMIT = 500  # a client this far behind is cut off rather than slowing the table
@@ -24,7 +25,7 @@ class Connection:
         self.sent_events = since  # how many of that hand's events it has, as its seat sees them
         self.events_at: int | None = None  # where they end among all the hand's events (None: find it)
         # Messages, or their JSON text when it came ready-made (relayed from a table elsewhere).
-        self.outbox: asyncio.Queue[dict[str, Any] | str | None] = asyncio.Queue()
+        self.outbox: Mailbox[dict[str, Any] | str | None] = Mailbox()
         self.closed = False
         self.hints = False  # the player asked for hints
         self.hints_for: tuple[Any, ...] | None = None  # what the last hints were computed for
@@ -39,15 +40,15 @@ class Connection:
     def send(self, message: dict[str, Any] | str) -> None:
         if self.closed:
             return
-        if self.outbox.qsize() >= OUTBOX_LIMIT:
+        if len(self.outbox) >= OUTBOX_LIMIT:
             self.close()
             return
-        self.outbox.put_nowait(message)
+        self.outbox.put(message)
 
     def close(self) -> None:
         if not self.closed:
             self.closed = True
-            self.outbox.put_nowait(None)
+            self.outbox.put(None)
 
 
 # --- what arrives in a table's inbox ---------------------------------------------------------------

@@ -153,14 +153,22 @@ def view_fields(
         return {"view": shown, "table": facts}
     before, facts_before = connection.last_view, connection.last_facts
     if before is None or connection.view_hand != hand:
-        # A copy: ``shown`` goes out in this message, and the copy is changed in place from now on.
-        connection.last_view, connection.last_facts, connection.view_hand = dict(shown), facts, hand
+        # A copy, its lists too: ``shown`` goes out in this message, and the copy is changed in place
+        # from now on.
+        copy = {key: list(value) if type(value) is list else value for key, value in shown.items()}
+        connection.last_view, connection.last_facts, connection.view_hand = copy, facts, hand
         return {"view": shown, "table": facts}
     fields: dict[str, Any] = {"patch": view_patch(before, shown)}
-    # The last view is updated in place, and equal facts are not replaced: a new dict per
-    # connection and move would live until the next move, and every young garbage collection
-    # (which stalls all tables) would scan the thousands of them (docs/speed.md, step 10).
-    before.update(shown)
+    # The last view is updated in place, its lists too, and equal facts are not replaced: a new
+    # dict or list per connection and move would live until the next move, and every young garbage
+    # collection (which stalls all tables) would scan the thousands of them (docs/speed.md, steps
+    # 10 and 14).
+    for key, value in shown.items():
+        kept = before.get(key)
+        if type(value) is list and type(kept) is list:
+            kept[:] = value
+        else:
+            before[key] = value
     for gone in before.keys() - shown.keys():
         del before[gone]
     if facts != facts_before:
@@ -181,7 +189,7 @@ def ting_facts(table: TableState, seat: int) -> dict[str, Any]:
     return facts
 
 
-def seat_waits(table: TableState, seat: int) -> list[int]:
+def seat_waits(table: TableState, seat: int) -> tuple[int, ...]:
     """The seat's winning tiles (:func:`winning_tiles`), recomputed only when something they
     depend on changed: its tiles, melds, flowers and locks, or any seat's melds and lays."""
     state = table.state
@@ -192,17 +200,17 @@ def seat_waits(table: TableState, seat: int) -> list[int]:
         # Holding a drawn tile, the waits are those of the hand without it: often the very hand
         # before the draw, whose waits are known already.
         counts[player.drawn] -= 1
-    # One bytes object rather than tuples of ints: the key outlives the move, and every container
-    # that does is scanned by the next young garbage collection, which stalls all tables.
+    # One bytes object, and the waits as a tuple of ints, in lists changed in place: the cache
+    # outlives the move, and every container made for it would be scanned by the next young garbage
+    # collection, which stalls all tables (docs/speed.md, step 14).
     shape = [len(player.flowers), player.ready, player.passed_win]
     for other in state.seats:
         shape += (len(other.melds), len(other.laid))
-    key = (table.hand_index, bytes(counts + shape))
-    cached = table.waits_for.get(seat)
-    if cached is None or cached[0] != key:
-        cached = (key, winning_tiles(state, seat))
-        table.waits_for[seat] = cached
-    return cached[1]
+    key = table.hand_index.to_bytes(4, "big", signed=True) + bytes(counts + shape)
+    if table.waits_key[seat] != key:
+        table.waits[seat] = tuple(winning_tiles(state, seat))
+        table.waits_key[seat] = key
+    return table.waits[seat]
 
 
 def seat_hints_for(
