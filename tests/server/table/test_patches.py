@@ -60,6 +60,8 @@ def test_a_connection_keeps_one_last_view_and_changes_it_in_place() -> None:
     sent_first = orjson.dumps(first)
     kept, told = connection.last_view, first["view"]
     assert kept == told and kept is not told  # the view sent is never changed afterwards
+    assert kept is not None
+    seats = kept["seats"]  # its lists are changed in place too
     while state.phase is not Phase.ENDED:
         choices = [legal for seat in range(4) if (legal := legal_actions(state, seat))]
         step(state, rng.choice(choices[0]))
@@ -67,7 +69,7 @@ def test_a_connection_keeps_one_last_view_and_changes_it_in_place() -> None:
         fields = view_fields(connection, 0, shown, facts)
         assert "view" not in fields and "table" not in fields  # the same facts are not sent again
         told = patched_view(told, fields["patch"])
-        assert told == shown == kept and connection.last_view is kept
+        assert told == shown == kept and connection.last_view is kept and kept["seats"] is seats
     assert orjson.dumps(first) == sent_first
     assert "view" in view_fields(connection, 1, view_message(state, 0), facts)  # a new hand: whole
 
