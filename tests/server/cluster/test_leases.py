@@ -109,6 +109,8 @@ def test_a_stale_owner_cannot_write(store: Store) -> None:
         stale.play.add_move(room_id, 0, 1, {"seat": 1, "act": "discard", "tile": "2m"})
     with pytest.raises(LeaseLost):
         stale.play.finish_match(room_id, "finished", [0, 0, 0, 0])
+    with pytest.raises(LeaseLost), stale.play.tx.writing_rows():  # a write without a session too
+        pass
     store.fenced(room_id, new).play.add_move(room_id, 0, 1, {"seat": 1, "act": "discard", "tile": "3m"})
     assert store.play.moves(room_id) == [
         [{"seat": 0, "act": "discard", "tile": "1m"}, {"seat": 1, "act": "discard", "tile": "3m"}]

@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from typing import cast
 
 from sqlalchemy import Connection, Table, bindparam, select
-from sqlalchemy.orm import Session
 
 from hupai.server.storage.models import TableLease
 
@@ -35,11 +34,11 @@ class Fence:
     epoch: int
 
 
-def check_fence(db: Session, room_id: int, fence: Fence) -> None:
+def check_fence(connection: Connection, room_id: int, fence: Fence) -> None:
     """Inside a writing transaction: refuse it unless ``fence`` still holds the room's lease. The row
     is read with a lock that a taking-over process's update must wait for (SQLite: the transaction
     already holds the write lock)."""
-    if room_id not in fences_held(db.connection(), {room_id: fence}):
+    if room_id not in fences_held(connection, {room_id: fence}):
         raise lease_lost(room_id)
 
 

@@ -38,9 +38,9 @@ class Transactions:
         room) is a lost race: 409."""
         try:
             with self.sessions.begin() as db:
-                db.connection(execution_options={WRITE_LOCK: True})
+                connection = db.connection(execution_options={WRITE_LOCK: True})
                 if self.fence is not None:
-                    check_fence(db, *self.fence)
+                    check_fence(connection, *self.fence)
                 yield db
         except IntegrityError:
             raise Conflict(CONFLICT) from None
@@ -49,12 +49,14 @@ class Transactions:
     def writing_rows(self) -> Iterator[Connection]:
         """As :meth:`writing`, on a connection rather than a session, for statements that need no
         objects (the moves of many tables, at every move: the session's own bookkeeping cost more
-        than the statements did, docs/speed.md step 14). The fence, if any, is the caller's to check."""
+        than the statements did, docs/speed.md step 14), with the same lock and fence."""
         engine: Engine = self.sessions.kw["bind"]
         try:
             with engine.connect() as connection:
                 connection.execution_options(**{WRITE_LOCK: True})
                 with connection.begin():
+                    if self.fence is not None:
+                        check_fence(connection, *self.fence)
                     yield connection
         except IntegrityError:
             raise Conflict(CONFLICT) from None
