@@ -10,7 +10,7 @@ dataclass's class attribute would become one of its fields. The events of every 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from hupai.game.contract import Transfer
@@ -298,10 +298,14 @@ Event = (
 
 def redact(event: Event, viewer: int | None, *, concealed_kongs_public: bool = True) -> Event:
     """The event as ``viewer`` may see it (None: a spectator, who sees only public facts)."""
-    if isinstance(event, TilesDealt | TileDrawn) and event.seat != viewer:
-        return replace(event, tiles=None) if isinstance(event, TilesDealt) else replace(event, tile=None)
+    # Built directly rather than by dataclasses.replace, which reads the class's fields on every call:
+    # a table redacts every draw for three seats.
+    if isinstance(event, TileDrawn) and event.seat != viewer:
+        return TileDrawn(event.seat, None, event.replacement)
+    if isinstance(event, TilesDealt) and event.seat != viewer:
+        return TilesDealt(event.seat, None, event.count)
     if isinstance(event, ConcealedKongDeclared) and event.seat != viewer and not concealed_kongs_public:
-        return replace(event, tile=None)
+        return ConcealedKongDeclared(event.seat, None)
     return event
 
 

@@ -15,16 +15,45 @@ def view_patch(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
     """What changed from one view (as an ``update`` carries it) to the next: the fields whose values
     differ and, under ``seats``, each seat's whole entry where it changed (``null`` where not). A
     client that asked for patches (``delta=1``) gets this instead of the view; :func:`patched_view`
-    applies it. Each seat's entry is a dict shared by the views of the same facts
-    (:func:`hupai.game.view.view_message`), so an unchanged seat is found without comparing it."""
-    patch = {key: value for key, value in after.items() if key != "seats" and before.get(key) != value}
-    seats = [
-        None if entry is was or entry == was else entry
-        for entry, was in zip(after["seats"], before["seats"], strict=True)
-    ]
-    if any(entry is not None for entry in seats):
-        patch["seats"] = seats
+    applies it. ``before`` is left as it was."""
+    return patch_in_place(owned_copy(before), after)
+
+
+def owned_copy(view: dict[str, Any]) -> dict[str, Any]:
+    """A copy of a view whose lists are its own, to be changed in place by :func:`patch_in_place`."""
+    return {key: list(value) if type(value) is list else value for key, value in view.items()}
+
+
+def patch_in_place(kept: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
+    """:func:`view_patch` from the view ``kept``, which is made equal to ``after`` on the way, its lists
+    changed in place rather than replaced (a server keeps one such view per connection: see
+    ``table.views.view_fields``). ``kept`` must own its lists (:func:`owned_copy`); ``after``'s lists
+    are copied, never taken in, for they go out in a message still to be sent. Each seat's entry is
+    a dict shared by the views of the same facts (:func:`hupai.game.view.view_message`), so an
+    unchanged seat is found without comparing it."""
+    patch: dict[str, Any] = {}
+    for key, value in after.items():
+        was = kept.get(key, _ABSENT)
+        if key == "seats":
+            seats = [
+                None if entry is old or entry == old else entry for entry, old in zip(value, was, strict=True)
+            ]
+            if any(entry is not None for entry in seats):
+                patch["seats"] = seats
+                was[:] = value
+        elif was is not value and was != value:
+            patch[key] = value
+            if type(was) is list and type(value) is list:
+                was[:] = value
+            else:
+                kept[key] = list(value) if type(value) is list else value
+    if len(kept) != len(after):
+        for gone in kept.keys() - after.keys():
+            del kept[gone]
     return patch
+
+
+_ABSENT = object()  # a field the view before did not have
 
 
 def patched_view(before: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:

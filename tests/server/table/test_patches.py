@@ -11,12 +11,14 @@ from pathlib import Path
 import orjson
 import pytest
 from fastapi.testclient import TestClient
+from hypothesis import given
+from hypothesis import strategies as st
 
 from hupai.game.engine import legal_actions, new_hand, step
 from hupai.game.model import Phase
 from hupai.game.view import view_message
 from hupai.rules import load_ruleset
-from hupai.server.protocol import patched_view, view_patch
+from hupai.server.protocol import owned_copy, patch_in_place, patched_view, view_patch
 from hupai.server.table.messages import Connection
 from hupai.server.table.views import view_fields
 
@@ -47,6 +49,40 @@ def test_a_patch_applied_to_the_view_before_gives_the_view_after(preset: str) ->
                 before[index] = after
             choices = [legal for seat in range(4) if (legal := legal_actions(state, seat))]
             step(state, rng.choice(choices[0]))
+
+
+# Views as updates carry them: fields of plain values or lists, and four seats' entries, each a dict
+# that views of the same facts share (so some entries are the very same object, some only equal).
+SEAT_ENTRIES = [{"discards": ["1m"]}, {"discards": ["1m"]}, {"discards": []}, {"discards": ["2p", "3s"]}]
+FIELD_VALUES = st.one_of(
+    st.none(), st.integers(0, 3), st.lists(st.sampled_from(["1m", "5z", "9s"]), max_size=3)
+)
+VIEWS = st.fixed_dictionaries(
+    {
+        "seats": st.lists(st.sampled_from(SEAT_ENTRIES), min_size=4, max_size=4),
+        **dict.fromkeys(("hand", "drawn", "deltas", "phase"), FIELD_VALUES),
+    }
+)
+
+
+@given(st.lists(VIEWS, min_size=2, max_size=8))
+def test_a_view_kept_in_place_follows_the_views_and_never_takes_in_their_lists(
+    views: list[dict[str, object]],
+) -> None:
+    sent = [orjson.dumps(view) for view in views]
+    kept = owned_copy(views[0])
+    told = views[0]
+    for view in views[1:]:
+        lists = {key: value for key, value in kept.items() if type(value) is list}
+        patch = patch_in_place(kept, view)
+        assert patch == view_patch(told, view)
+        told = patched_view(told, patch)
+        assert told == view == kept
+        for key, value in kept.items():
+            if type(value) is list:  # a list kept stays the same list, changed in place
+                assert key not in lists or value is lists[key]
+                assert all(value is not other for shown in views for other in shown.values())
+    assert [orjson.dumps(view) for view in views] == sent  # the views sent were never changed
 
 
 def test_a_connection_keeps_one_last_view_and_changes_it_in_place() -> None:

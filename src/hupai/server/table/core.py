@@ -93,6 +93,7 @@ class TableState:
         # Each seat's 听 waits and what they were found for (views.seat_waits).
         self.waits: list[tuple[int, ...]] = [()] * SEATS
         self.waits_key: list[bytes] = [b""] * SEATS
+        self.facts: dict[str, Any] | None = None  # the table's facts last sent (views.table_facts)
         self.bank = [settings.time_bank_seconds] * SEATS
         self.bots: dict[int, Bot] = {}
         self.next_hand_at: float | None = None

@@ -13,7 +13,7 @@ from hupai.game.fairness import FairDeal, room_algorithm
 from hupai.game.model import HandState, Phase
 from hupai.game.refusal import Refusal
 from hupai.game.view import event_position, events_as_dicts, events_for, view, view_message
-from hupai.server.protocol import view_patch
+from hupai.server.protocol import owned_copy, patch_in_place
 from hupai.server.table import core
 from hupai.server.table.core import SEATS, TableState
 from hupai.server.table.hints import seat_hints, winning_tiles
@@ -153,25 +153,15 @@ def view_fields(
         return {"view": shown, "table": facts}
     before, facts_before = connection.last_view, connection.last_facts
     if before is None or connection.view_hand != hand:
-        # A copy, its lists too: ``shown`` goes out in this message, and the copy is changed in place
-        # from now on.
-        copy = {key: list(value) if type(value) is list else value for key, value in shown.items()}
-        connection.last_view, connection.last_facts, connection.view_hand = copy, facts, hand
+        # A copy: ``shown`` goes out in this message, and the copy is changed in place from now on.
+        connection.last_view, connection.last_facts, connection.view_hand = owned_copy(shown), facts, hand
         return {"view": shown, "table": facts}
-    fields: dict[str, Any] = {"patch": view_patch(before, shown)}
-    # The last view is updated in place, its lists too, and equal facts are not replaced: a new
-    # dict or list per connection and move would live until the next move, and every young garbage
-    # collection (which stalls all tables) would scan the thousands of them (docs/speed.md, steps
-    # 10 and 14).
-    for key, value in shown.items():
-        kept = before.get(key)
-        if type(value) is list and type(kept) is list:
-            kept[:] = value
-        else:
-            before[key] = value
-    for gone in before.keys() - shown.keys():
-        del before[gone]
-    if facts != facts_before:
+    # The last view is changed in place, its lists too, and equal facts are not replaced: a new dict
+    # or list per connection and move would live until the next move, and every young garbage
+    # collection (which stalls all tables) would scan the thousands of them (docs/speed.md, steps 10
+    # and 14).
+    fields: dict[str, Any] = {"patch": patch_in_place(before, shown)}
+    if facts is not facts_before and facts != facts_before:
         fields["table"] = facts
         connection.last_facts = facts
     return fields
@@ -230,6 +220,17 @@ def seat_hints_for(
 
 
 def table_facts(table: TableState) -> dict[str, Any]:
+    """The table's facts, the same object as last time while they are equal: a connection that has
+    them already is told nothing (:func:`view_fields`), found without comparing them, and no copy of
+    them outlives the move. Shared: do not change what it returns."""
+    facts = _built_facts(table)
+    if facts != table.facts:
+        table.facts = facts
+    assert table.facts is not None
+    return table.facts
+
+
+def _built_facts(table: TableState) -> dict[str, Any]:
     match = table.match
     connected = [False] * SEATS
     for connection in table.connections:
