@@ -11,7 +11,6 @@ from sqlalchemy import Connection, Table, bindparam, insert, select
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
 
 from hupai.server.errors import AlreadyContributed, Conflict, DealClosed, NotFound
 from hupai.server.storage.fencing import Fence, fences_held, lease_lost
@@ -28,6 +27,14 @@ _INSERT_NEW_MOVES = {
     "sqlite": sqlite_insert(MOVES).on_conflict_do_nothing().returning(MOVES.c.id),
     "postgresql": postgresql_insert(MOVES).on_conflict_do_nothing().returning(MOVES.c.id),
 }
+
+_INSERT_CONTRIBUTION = insert(cast(Table, Contribution.__table__))
+# The room's row locked first, so that one room's contributions queue up (PostgreSQL; SQLite's write
+# lock is the database's).
+_LOCK_ROOM = select(Room.id).where(Room.id == bindparam("room_id")).with_for_update()
+_CONTRIBUTIONS = select(Contribution.seat, Contribution.value).where(
+    Contribution.room_id == bindparam("room_id"), Contribution.hand_index == bindparam("hand_index")
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,18 +107,18 @@ class Play:
         return outcomes
 
     def _stored_actions(
-        self, group: MoveGroup, db: Session | Connection | None = None
+        self, group: MoveGroup, connection: Connection | None = None
     ) -> list[dict[str, Any] | None]:
         numbers = range(group.first, group.first + len(group.actions))
         query = select(Move.number, Move.action).where(
             Move.room_id == group.room_id, Move.hand_index == group.hand_index, Move.number.in_(numbers)
         )
         found: dict[int, dict[str, Any]]
-        if db is None:
+        if connection is None:
             with self.tx.reading() as reader:
                 found = dict(reader.execute(query).all())
         else:
-            found = dict(db.execute(query).all())
+            found = dict(connection.execute(query).all())
         return [found.get(number) for number in numbers]
 
     def add_contribution(self, room_id: int, hand_index: int, seat: int, value: str) -> None:
@@ -192,15 +199,6 @@ class Play:
                         rank=1 + sum(1 for other in order if totals[other] > totals[place.seat]),
                     )
                 )
-
-
-_INSERT_CONTRIBUTION = insert(cast(Table, Contribution.__table__))
-# The room's row locked first, so that one room's contributions queue up (PostgreSQL; SQLite's write
-# lock is the database's).
-_LOCK_ROOM = select(Room.id).where(Room.id == bindparam("room_id")).with_for_update()
-_CONTRIBUTIONS = select(Contribution.seat, Contribution.value).where(
-    Contribution.room_id == bindparam("room_id"), Contribution.hand_index == bindparam("hand_index")
-)
 
 
 def _locked_contributions(connection: Connection, room_id: int, hand_index: int) -> dict[int, str]:

@@ -223,11 +223,10 @@ def table_facts(table: TableState) -> dict[str, Any]:
     """The table's facts, the same object as last time while they are equal: a connection that has
     them already is told nothing (:func:`view_fields`), found without comparing them, and no copy of
     them outlives the move. Shared: do not change what it returns."""
-    facts = _built_facts(table)
-    if facts != table.facts:
-        table.facts = facts
-    assert table.facts is not None
-    return table.facts
+    facts, kept = _built_facts(table), table.facts
+    if kept is None or kept != facts:
+        table.facts = kept = facts
+    return kept
 
 
 def _built_facts(table: TableState) -> dict[str, Any]:
