@@ -59,6 +59,24 @@ log = logging.getLogger("hupai.server")
 
 
 STOP_REPORT_SECONDS = 10.0  # a stop still giving tables up after this long logs what it waits for
+# ... and after this long gives up waiting: every move was stored before anyone was told of it, so
+# nothing is lost, and the leases not handed over run out for the other processes to take.
+STOP_LIMIT_SECONDS = 20.0
+
+
+async def _stop_tables(tables: Tables) -> None:
+    """Give every table up (in a cluster, hand its lease over), within :data:`STOP_LIMIT_SECONDS`."""
+    watchdog = asyncio.get_running_loop().call_later(STOP_REPORT_SECONDS, _report_slow_stop)
+    try:
+        async with asyncio.timeout(STOP_LIMIT_SECONDS):
+            await tables.close()
+    except TimeoutError:
+        log.error(
+            "gave up stopping the tables after %s s; their leases run out for others", STOP_LIMIT_SECONDS
+        )
+    finally:
+        watchdog.cancel()
+        close_pools()  # searching bots' processes (table.searches)
 
 
 def _report_slow_stop() -> None:
@@ -112,12 +130,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         cleaner.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await cleaner
-        watchdog = asyncio.get_running_loop().call_later(STOP_REPORT_SECONDS, _report_slow_stop)
-        try:
-            await tables.close()
-        finally:
-            watchdog.cancel()
-            close_pools()  # searching bots' processes (table.searches)
+        await _stop_tables(tables)
         if leases is not None:
             release(leases.sessions)
         release(store.sessions)

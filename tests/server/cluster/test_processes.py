@@ -30,6 +30,9 @@ from ...cluster_support import LEASE_SECONDS, Player, Server, cluster, owner_pid
 from ...server_support import call, discards_stored, discards_told, free_port, invited, opened, with_invite
 
 HANDS = 4
+STOP_SECONDS = (
+    45  # a worker's stop: 3 s for its sockets, at most 20 s for its tables (app.STOP_LIMIT_SECONDS)
+)
 
 
 @pytest.fixture
@@ -273,7 +276,9 @@ def test_hupai_serve_workers_starts_processes_that_share_tables(
     command = [sys.executable, "-m", "hupai", "serve", "--port", str(port), "--workers", "2"]
     command += ["--database-url", url, "--redis-url", redis_url]
     log = (tmp_path / "workers.log").open("wb")
-    process = subprocess.Popen(command, start_new_session=True, stdout=log, stderr=log)
+    # Faulthandler: a stop that hangs is aborted below, and every thread of every process says where.
+    environment = {**os.environ, "PYTHONFAULTHANDLER": "1"}
+    process = subprocess.Popen(command, start_new_session=True, stdout=log, stderr=log, env=environment)
     try:
         deadline = time.monotonic() + 60
         while True:
@@ -298,7 +303,15 @@ def test_hupai_serve_workers_starts_processes_that_share_tables(
         assert player.problems == []
     finally:
         os.killpg(process.pid, signal.SIGTERM)
-        process.wait(timeout=30)
-        log.close()
+        try:
+            process.wait(timeout=STOP_SECONDS)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGABRT)
+            time.sleep(2)
+            os.killpg(process.pid, signal.SIGKILL)
+            stuck = (tmp_path / "workers.log").read_text()[-20000:]
+            raise AssertionError(f"not stopped within {STOP_SECONDS} s:\n{stuck}") from None
+        finally:
+            log.close()
     output = (tmp_path / "workers.log").read_text()
     assert output.count("Started server process") == 2, output
