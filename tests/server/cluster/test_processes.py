@@ -30,9 +30,8 @@ from ...cluster_support import LEASE_SECONDS, Player, Server, cluster, owner_pid
 from ...server_support import call, discards_stored, discards_told, free_port, invited, opened, with_invite
 
 HANDS = 4
-STOP_SECONDS = (
-    45  # a worker's stop: 3 s for its sockets, at most 20 s for its tables (app.STOP_LIMIT_SECONDS)
-)
+# A worker's stop: 3 s for its sockets, at most 20 s for its tables (app.STOP_LIMIT_SECONDS).
+STOP_SECONDS = 45
 
 
 @pytest.fixture

@@ -204,8 +204,10 @@ class Play:
 def _locked_contributions(connection: Connection, room_id: int, hand_index: int) -> dict[int, str]:
     """A hand's contributions stored so far (seat → value), its room locked until the transaction ends."""
     connection.execute(_LOCK_ROOM, {"room_id": room_id})
-    rows = connection.execute(_CONTRIBUTIONS, {"room_id": room_id, "hand_index": hand_index})
-    return dict(rows.tuples().all())
+    found: dict[int, str] = dict(
+        connection.execute(_CONTRIBUTIONS, {"room_id": room_id, "hand_index": hand_index}).all()
+    )
+    return found
 
 
 def _contribution(room_id: int, hand_index: int, seat: int, value: str) -> dict[str, Any]:
