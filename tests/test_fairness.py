@@ -423,6 +423,13 @@ def _repeat_hand(data: dict[str, Any]) -> None:
     data["hands"].append(copy.deepcopy(data["hands"][0]))
 
 
+def _without_fair(hand: int) -> Any:
+    def change(data: dict[str, Any]) -> None:
+        del data["hands"][hand]["fair"]
+
+    return change
+
+
 def _flip(text: str) -> str:
     return ("1" if text[0] != "1" else "2") + text[1:]
 
@@ -473,6 +480,8 @@ V2_TAMPERED: list[tuple[str, Any, dict[int, list[str]]]] = [
             ],
         },
     ),
+    ("a hand's fair data removed", _without_fair(1), {1: ["the hand has no 'fair': the record's other"]}),
+    ("the first hand's fair data removed", _without_fair(0), {0: ["the hand has no 'fair'"]}),
     ("a discard of a tile never held", _never_held, {1: ["action 0 ({"]}),
     ("an action moved to another seat", _other_seat, {1: ["action 0 ({"]}),
     (
@@ -620,10 +629,38 @@ def test_verify_gives_each_hand_its_verdict_reasons_and_caveats(tmp_path: Path) 
 
 
 def test_verify_a_record_without_fair_deals_is_not_verifiable(tmp_path: Path) -> None:
+    """Not verifiable is neither verified (0) nor failed (1): it has its own exit status."""
     shipped = next((Path(__file__).parent / "data" / "records").rglob("*.json"))
     result = runner.invoke(app, ["verify", str(shipped)])
-    assert result.exit_code == 1
+    assert result.exit_code == 3
     assert "not verifiable" in result.output
+    as_json = json.loads(runner.invoke(app, ["verify", str(shipped), "--json"]).output)
+    assert as_json["verified"] is None and {hand["verified"] for hand in as_json["hands"]} == {None}
+
+
+@pytest.mark.parametrize("ruleset", ["nanjing", "nanning", "enshi"])
+def test_verify_refuses_a_hupai_fair_2_match_with_a_hand_stripped_of_its_fair_data(
+    ruleset: str, tmp_path: Path
+) -> None:
+    """A hupai-fair/2 room deals every hand fairly: a hand without its fair data was stripped of it,
+    and the record fails (whichever hand it is), where a record with no fair data at all is only
+    not verifiable."""
+    data = _v2_record(ruleset, hands=4)
+    path = tmp_path / "game.json"
+    for stripped in range(4):
+        tampered = copy.deepcopy(data)
+        del tampered["hands"][stripped]["fair"]
+        path.write_text(json.dumps(tampered, ensure_ascii=False), encoding="utf-8")
+        result = runner.invoke(app, ["verify", str(path), "--json"])
+        assert result.exit_code == 1, result.output
+        verdicts = json.loads(result.output)
+        assert verdicts["verified"] is False
+        assert [hand["verified"] for hand in verdicts["hands"]] == [index != stripped for index in range(4)]
+        assert "hupai-fair/2, which deals every hand" in verdicts["hands"][stripped]["problems"][0]
+    for hand in data["hands"]:
+        del hand["fair"]
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    assert runner.invoke(app, ["verify", str(path)]).exit_code == 3
 
 
 def test_a_fair_record_matches_the_published_schema() -> None:

@@ -43,6 +43,7 @@ console = Console(highlight=False)
 errors = Console(stderr=True, highlight=False)
 
 _USAGE_ERROR = 2
+_NOT_VERIFIABLE = 3  # hupai verify: no hand failed, and none carries fair-deal data to verify
 
 
 def _fail(message: str) -> NoReturn:
@@ -375,17 +376,19 @@ def verify(
     the wall hash), that a hupai-fair/2 hand is this record's room's and stands at its own place, and
     every action played against the tiles the hand reveals.
 
-    Exits 0 only when no hand fails and at least one hand verifies."""
+    Exits 0 when no hand fails and at least one verifies, 1 when a hand fails, 2 for a file that is no
+    record, and 3 when no hand fails but none carries fair-deal data (not verifiable)."""
     try:
         record = read_record(path)
         verdicts = verify_record(record)
     except (RecordError, FairDealError) as error:
         _fail(f"{path}: {error}")
-    ok = all(verdict.verified is not False for verdict in verdicts) and any(
-        verdict.verified for verdict in verdicts
-    )
+    failed = any(verdict.verified is False for verdict in verdicts)
+    verifiable = any(verdict.verified for verdict in verdicts)
+    overall = False if failed else (True if verifiable else None)
     if as_json:
-        print(json.dumps({"verified": ok, "hands": [verdict.as_dict() for verdict in verdicts]}, indent=2))
+        hands = [verdict.as_dict() for verdict in verdicts]
+        print(json.dumps({"verified": overall, "hands": hands}, indent=2))
     else:
         for verdict in verdicts:
             title = f"第{verdict.index + 1}局 hand {verdict.index + 1}"
@@ -405,7 +408,9 @@ def verify(
                 console.print(f"  - {problem}", markup=False, soft_wrap=True)
             for caveat in verdict.caveats:
                 console.print(f"  [yellow]note[/]: {escape(caveat)}", soft_wrap=True)
-    if not ok:
+    if overall is None:
+        raise typer.Exit(_NOT_VERIFIABLE)
+    if not overall:
         raise typer.Exit(1)
 
 

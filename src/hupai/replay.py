@@ -19,7 +19,7 @@ from hupai.game.engine import (
     InvalidDeal,
     shuffled_deal,
 )
-from hupai.game.fairness import ALGORITHM_V1, V1_CAVEAT, FairDeal, verify_deal
+from hupai.game.fairness import ALGORITHM_V1, ALGORITHM_V2, V1_CAVEAT, FairDeal, verify_deal
 from hupai.game.match import HandResult, Match
 from hupai.game.model import SEATS, HandState, Phase
 from hupai.game.record import (
@@ -89,11 +89,16 @@ def verify_record(record: MatchRecord) -> list[HandVerdict]:
     commitments: dict[str, int] = {}
     secrets: dict[str, int] = {}
     last_placed: int | None = None  # the last hupai-fair/2 hand's own index
+    # A hupai-fair/2 room deals every hand of its match fairly: in its record a hand without the
+    # facts was stripped of them, not dealt another way.
+    all_fair = any(hand.fair is not None and hand.fair.algorithm == ALGORITHM_V2 for hand in record.hands)
     for position, hand in enumerate(record.hands):
         index = first + position
         fair = hand.fair
         problems = played[position]
         if fair is None or hand.deal is None or hand.wall is None:
+            if all_fair:
+                problems = [_missing_fair_facts(hand), *problems]
             verdicts.append(HandVerdict(index, False if problems else None, problems))
             continue
         checks = verify_deal(tiles, hand.dealer, hand.deal, hand.wall, fair)
@@ -109,6 +114,16 @@ def verify_record(record: MatchRecord) -> list[HandVerdict]:
         verdict = HandVerdict(index, not problems, problems, caveats, fair.algorithm, fair.commitment)
         verdicts.append(verdict)
     return verdicts
+
+
+def _missing_fair_facts(hand: HandRecord) -> str:
+    """Why a hand of a ``hupai-fair/2`` record without its fair-deal facts fails."""
+    facts = (("fair", hand.fair), ("deal", hand.deal), ("wall", hand.wall))
+    missing = [name for name, value in facts if value is None]
+    return (
+        f"the hand has no {' / '.join(repr(name) for name in missing)}: the record's other hands are dealt "
+        f"with {ALGORITHM_V2}, which deals every hand of a match fairly, so its fair-deal facts were removed"
+    )
 
 
 def _first_index(record: MatchRecord) -> tuple[int, str | None]:

@@ -226,6 +226,7 @@ def misplaced(record: dict[str, Any]) -> list[tuple[str, dict[str, Any], bool]]:
     changed("hands swapped", swap)
     changed("a hand duplicated", lambda twin: twin["hands"].__setitem__(2, copy.deepcopy(twin["hands"][1])))
     changed("a hand left out", lambda twin: twin["hands"].pop(1))
+    changed("a hand's fair data removed", lambda twin: twin["hands"][1].pop("fair"))
     changed("one hand, at its index", lambda twin: twin.update(hands=twin["hands"][2:], hand_index=2))
     changed("one hand, not at its index", lambda twin: twin.update(hands=twin["hands"][2:], hand_index=1))
     changed("a discard of a tile never held", never_held, exact=True)

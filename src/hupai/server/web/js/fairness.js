@@ -265,6 +265,8 @@ export async function verifyRecord(record, family, { room = null } = {}) {
     commitments: new Map(),
     secrets: new Map(),
     lastPlaced: null, // the last hupai-fair/2 hand's own index
+    // A hupai-fair/2 room deals every hand fairly: a hand of its record without the facts was stripped.
+    allFair: hands.some((hand) => hand && hand.fair && hand.fair.algorithm === ALGORITHM_V2),
   };
   const verdicts = [];
   for (const [position, hand] of hands.entries()) {
@@ -283,7 +285,11 @@ async function verifyHand(hand, index, flow, context) {
   const played = flowProblems(flow);
   const fair = hand && hand.fair;
   const none = { verified: played.length ? false : null, problems: played, caveats: [], algorithm: null, commitment: null, mine: null };
-  if (!fair || !hand.deal || !hand.wall) return none;
+  if (!fair || !hand.deal || !hand.wall) {
+    if (!context.allFair) return none;
+    const missing = ["fair", "deal", "wall"].filter((name) => !(hand && hand[name])).map((name) => `'${name}'`);
+    return { ...none, verified: false, problems: [{ code: "stripped", params: { what: missing.join(" / ") } }, ...played] };
+  }
   const shape = shapeProblem(fair);
   if (shape) return { ...none, verified: false, problems: [{ code: "shape", params: { what: shape } }] };
   const remembered = context.room === null ? null : rememberedContribution(context.room, index, fair.commitment);

@@ -446,6 +446,7 @@ const WORDS = {
   "fair.problem.wallHash": ["实际的牌墙与发牌时公布的牌墙哈希不符", "the wall played does not hash to the wall hash announced with the deal"],
   "fair.problem.shape": ["牌谱的公平发牌数据无法读取：{what}", "the record's fair-deal data cannot be read: {what}"],
   "fair.problem.rules": ["本页不认识这个玩法的牌，请用 hupai verify 验证", "this page does not know the rule set's tiles: check it with hupai verify"],
+  "fair.problem.stripped": ["这一局没有 {what}：牌谱的其他局用 hupai-fair/2 发牌，它每一局都公平发牌，所以这一局的公平发牌数据被删掉了", "the hand has no {what}: the record's other hands are dealt with hupai-fair/2, which deals every hand of a match fairly, so its fair-deal facts were removed"],
   "fair.problem.mine": ["你为这一局出的随机数不在牌谱里", "your contribution to this hand is not in the record"],
   "fair.problem.commitment2": ["秘密的哈希与发牌前公布的承诺不符（\"hupai-fair/2|{room}|{hand}|\"加上秘密的 SHA-256 是 {hash}，承诺是 {commitment}）", "the secret does not hash to the commitment announced before the deal (SHA-256 of \"hupai-fair/2|{room}|{hand}|\" and the secret is {hash}, the commitment is {commitment})"],
   "fair.problem.handIndex": ["牌谱的 'hand_index' 是 {value}，不是局的序号（0、1、2 …）", "the record's 'hand_index' is {value}, not a hand's index (0, 1, 2 …)"],
