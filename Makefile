@@ -2,7 +2,9 @@
 #
 # The hot core runs as pure Python unless compiled: `make compile` (or HUPAI_COMPILE=1 with any target
 # below) compiles it ahead of time with mypyc into the checkout, again whenever a core source changes;
-# it needs a C compiler and Python's headers. HUPAI_PURE=1 runs the pure source whatever is compiled.
+# it needs a C compiler and Python's headers. `make test` compiles it first unless HUPAI_COMPILE=0
+# (where it cannot, it says why and tests the pure core). HUPAI_PURE=1 runs the pure source whatever is
+# compiled.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -10,7 +12,7 @@ BIN := $(VENV)/bin
 # requirements/uv.txt and kept in .venv/uv, beside the environment it syncs exactly to the lock.
 UV_HOME := $(VENV)/uv
 UV := UV_PROJECT_ENVIRONMENT=$(VENV) UV_PYTHON=$(BIN)/python $(UV_HOME)/bin/uv
-# The extras every checkout gets; HUPAI_EXTRAS adds more (CI: train cluster; `make bench`: bench).
+# The extras every checkout gets; HUPAI_EXTRAS adds more (`make test-extras`: train cluster; `make bench`: bench).
 EXTRAS := cli server dev $(HUPAI_EXTRAS)
 COMPILE_STAMP := $(VENV)/.compiled-stamp
 CORE_SOURCES := $(shell find src/hupai -name '*.py' -not -path '*/server/*')
@@ -23,8 +25,13 @@ BOTH_BUILDS := tests/test_native.py tests/test_hand_golden.py tests/test_hand_pr
 	tests/test_nanning_play.py tests/test_enshi_play.py tests/test_bots.py tests/test_reading.py \
 	tests/test_tiles.py
 WITH_COMPILE := $(if $(filter 1,$(HUPAI_COMPILE)),compile)
+TEST_COMPILE := $(if $(filter 0,$(HUPAI_COMPILE)),,compile)
+# The suite runs on pytest-xdist's workers, each with its own temporary files, databases and ports
+# (tests/server_support.py). Many tests wait on a server or a browser rather than compute, so there
+# are more workers than cores; TEST_WORKERS=0 runs every test in this one process.
+TEST_WORKERS ?= $(shell $(PYTHON) -c 'import os; print(2 * (os.cpu_count() or 1))')
 
-.PHONY: run run-lan test test-pure lint compile bench bench-server golden clean sync lock lock-check
+.PHONY: run run-lan test test-pure test-extras lint compile bench bench-server golden clean sync lock lock-check
 
 $(UV_HOME)/bin/uv: requirements/uv.txt
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "hupai needs Python 3.11 or newer (set PYTHON=...)")'
@@ -60,7 +67,7 @@ $(COMPILE_STAMP): $(CORE_SOURCES) setup.py build_hooks.py uv.lock | sync
 	HUPAI_COMPILE=1 $(UV) pip install --quiet --no-deps --no-build-isolation --reinstall-package hupai \
 		--refresh-package hupai -e .
 	@$(BIN)/python -c 'import hupai; print("hupai core:", hupai.__build__, \
-		"" if hupai.__build__ == "compiled" else "(HUPAI_COMPILE=1 .venv/uv/bin/uv pip install -v -e . says why)")'
+		"" if hupai.__build__ == "compiled" else "(not compiled: HUPAI_COMPILE=1 .venv/uv/bin/uv pip install -v -e . says why)")'
 	@touch $(COMPILE_STAMP)
 
 compile: $(COMPILE_STAMP)
@@ -77,11 +84,20 @@ lint: sync lock-check
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
-test: lint $(WITH_COMPILE)
-	$(BIN)/pytest
+# The summary at the end says what did not run and why (no chromium, no PostgreSQL, …) and which core ran.
+test: lint $(TEST_COMPILE)
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadgroup
 
 test-pure: sync
-	HUPAI_PURE=1 $(BIN)/pytest $(BOTH_BUILDS) src/hupai --ignore=src/hupai/server
+	HUPAI_PURE=1 $(BIN)/pytest -n $(TEST_WORKERS) --dist loadgroup $(BOTH_BUILDS) src/hupai --ignore=src/hupai/server
+
+# The tests of the train and cluster extras (scikit-learn fits the wait reader, self-play on a local
+# Ray), which `make test` skips without them: the extras join the environment for as long as nothing
+# syncs it without them.
+EXTRAS_TESTS := tests/test_cluster.py tests/test_reading.py tests/test_reading_headroom.py
+test-extras: EXTRAS += train cluster
+test-extras: sync $(TEST_COMPILE)
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadgroup $(EXTRAS_TESTS)
 
 # The references (the bench extra) join the environment for as long as nothing syncs it without them.
 bench: EXTRAS += bench

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from functools import cache
 from pathlib import Path
+
+import pytest
 
 
 @cache
@@ -23,3 +26,28 @@ def pytest_ignore_collect(collection_path: Path) -> bool | None:
     if collection_path.suffix == ".py" and collection_path.resolve() in _compiled_sources():
         return True
     return None
+
+
+def _skip_reason(report: pytest.TestReport) -> str:
+    longrepr = report.longrepr
+    reason = longrepr[2] if isinstance(longrepr, tuple) else str(longrepr)
+    return reason.removeprefix("Skipped: ")
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """What did not run and why, one line a reason (no chromium, no PostgreSQL …), and which core ran:
+    so that nobody mistakes a partial run for a whole one."""
+    import hupai
+
+    reasons = Counter(_skip_reason(report) for report in terminalreporter.stats.get("skipped", []))
+    terminalreporter.section("what did not run")
+    for reason, count in sorted(reasons.items(), key=lambda item: (-item[1], item[0])):
+        terminalreporter.write_line(f"{count:4d} skipped: {reason}", yellow=True)
+    if not reasons:
+        terminalreporter.write_line("nothing was skipped", green=True)
+    build = hupai.__build__
+    other = "make test-pure" if build == "compiled" else "make compile, then make test"
+    terminalreporter.write_line(f"hupai core: {build} (the other build's tests: {other})")
+    seed = terminalreporter.config.getoption("randomly_seed", None)
+    if isinstance(seed, int):  # pytest-randomly shuffled the tests (and seeded random) with it
+        terminalreporter.write_line(f"test order: --randomly-seed={seed} repeats it")

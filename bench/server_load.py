@@ -59,7 +59,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 SERVE = """
-import resource, sys
+import json, resource, sys
 soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
 resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 from hupai.server.app import serve
@@ -68,7 +68,9 @@ from hupai.server.settings import Settings
 quotas = {"guests_per_address_per_hour": 10**9, "rooms_per_address_per_hour": 10**9,
           "room_lookups_per_address_per_minute": 10**9,
           "max_sockets_per_address": 10**9}
-serve(Settings.from_env(database_url=sys.argv[1], **quotas), port=int(sys.argv[2]), log_level="warning")
+settings = json.loads(sys.argv[3]) if len(sys.argv) > 3 else {}  # other settings (bench/window_timing.py)
+serve(Settings.from_env(database_url=sys.argv[1], **quotas, **settings), port=int(sys.argv[2]),
+      log_level="warning")
 """
 
 
@@ -112,12 +114,13 @@ def free_port() -> int:
 
 
 def start_server(
-    folder: Path, url: str | None = None, redis_url: str | None = None
+    folder: Path, url: str | None = None, redis_url: str | None = None, settings: dict[str, Any] | None = None
 ) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
     url = url or f"sqlite:///{folder / 'load.sqlite3'}"
     env = {**os.environ, **({"HUPAI_REDIS_URL": redis_url} if redis_url else {})}
-    process = subprocess.Popen([sys.executable, "-c", SERVE, url, str(port)], start_new_session=True, env=env)
+    command = [sys.executable, "-c", SERVE, url, str(port), json.dumps(settings or {})]
+    process = subprocess.Popen(command, start_new_session=True, env=env)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while True:

@@ -30,6 +30,9 @@ LEASE_SECONDS = 2.0  # short leases: takeovers within seconds
 RECV_SECONDS = 10.0  # a socket silent this long is given up and opened again (elsewhere)
 
 
+NO_REDIS = "no redis-server: the tests of many server processes need Debian's redis-server"
+
+
 @contextmanager
 def redis_server(folder: Path) -> Iterator[str]:
     """A fresh Redis on a free port, for this test only; its URL."""
@@ -37,7 +40,7 @@ def redis_server(folder: Path) -> Iterator[str]:
     if binary is None:
         if os.environ.get("CI"):
             pytest.fail("redis-server is missing (.ci/run installs Debian's redis-server)")
-        pytest.skip("redis-server is not installed")
+        pytest.skip(NO_REDIS)
     port = free_port()
     process = subprocess.Popen(
         [

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+import pytest
+
 from hupai.bots import EfficiencyBot
 from hupai.bots.selfplay import acting_seat
 from hupai.game.contract import ScoreSheet, WinVerdict
@@ -131,3 +133,10 @@ def win_items(state: HandState, index: int = 0) -> dict[str, int]:
 
 def transfers(state: HandState) -> list[tuple[int, int, int, str]]:
     return [(t.payer, t.payee, t.amount, t.reason) for t in state.transfers]
+
+
+def needs_train_extra() -> None:
+    """Skip the test (counted in the run's summary) without scikit-learn, the ``train`` extra."""
+    pytest.importorskip(
+        "sklearn", reason="no scikit-learn: the train extra's tests need it (make test-extras)"
+    )

@@ -7,9 +7,11 @@ tests on that database too; each test gets its own empty schema.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import os
 import random
+import shlex
 import signal
 import socket
 import subprocess
@@ -23,6 +25,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 from sqlalchemy.exc import OperationalError, ProgrammingError
@@ -37,12 +40,16 @@ POSTGRES_ENV = "HUPAI_TEST_DATABASE_URL"
 Message = dict[str, Any]
 
 
+NO_POSTGRES = (
+    f"no PostgreSQL: the PostgreSQL variants need {POSTGRES_ENV} (a server's URL; .ci/run starts one, "
+    "docs/development.md)"
+)
+
+
 def database_urls() -> list[str]:
-    """The database kinds to test on: SQLite always, PostgreSQL when CI provides one."""
-    kinds = ["sqlite"]
-    if os.environ.get(POSTGRES_ENV):
-        kinds.append("postgresql")
-    return kinds
+    """The database kinds to test on: SQLite, and PostgreSQL (skipped, and counted in the summary,
+    when no server is given in ``HUPAI_TEST_DATABASE_URL``)."""
+    return ["sqlite", "postgresql"]
 
 
 @contextmanager
@@ -51,7 +58,39 @@ def database(kind: str, tmp_path: Path) -> Iterator[str]:
     if kind == "sqlite":
         yield f"sqlite:///{tmp_path / 'hupai.sqlite3'}"
         return
-    base = os.environ[POSTGRES_ENV]
+    base = os.environ.get(POSTGRES_ENV)
+    if not base:
+        pytest.skip(NO_POSTGRES)
+    with _postgresql_database(base) as url:
+        yield url
+
+
+RESTARTABLE_ENV = "HUPAI_TEST_RESTARTABLE_DATABASE_URL"
+PG_CTL_ENV = "HUPAI_TEST_PG_CTL"
+# Tests that stop and start PostgreSQL do it to a cluster of their own, never the one the other tests
+# use at the same time, and one after the other (pytest-xdist's group: `make test` runs --dist loadgroup).
+RESTARTS_POSTGRESQL = pytest.mark.xdist_group("restarts-postgresql")
+
+
+@contextmanager
+def restartable_postgresql(tmp_path: Path) -> Iterator[tuple[str, list[str]]]:
+    """An empty database on the PostgreSQL a test may stop and start (its URL in
+    ``HUPAI_TEST_RESTARTABLE_DATABASE_URL``, its control command in ``HUPAI_TEST_PG_CTL``, e.g.
+    ``pg_ctlcluster 15 restarts``; .ci/run sets both), and that command; skipped without them, except
+    in CI, where it fails."""
+    base, control = os.environ.get(RESTARTABLE_ENV), os.environ.get(PG_CTL_ENV)
+    if not base or not control:
+        named = ((RESTARTABLE_ENV, base), (PG_CTL_ENV, control))
+        missing = " and ".join(name for name, value in named if not value)
+        if os.environ.get("CI"):
+            pytest.fail(f"CI restarts a PostgreSQL of its own here: set {missing} (.ci/run does)")
+        pytest.skip(f"no PostgreSQL to restart: the restart tests need {missing} (.ci/run sets them)")
+    with _postgresql_database(base) as url:
+        yield url, shlex.split(control)
+
+
+@contextmanager
+def _postgresql_database(base: str) -> Iterator[str]:
     name = f"hupai_test_{uuid.uuid4().hex[:12]}"
     admin = create_engine(base, isolation_level="AUTOCOMMIT")
     with admin.connect() as connection:
@@ -326,11 +365,32 @@ def fixed_rooms() -> None:
     setattr(hupai.server.storage.rooms.Rooms, "seed", lambda self, room_id: FIXED_ROOM_SEED)  # noqa: B010
 
 
+# Each test process takes the ports for its servers from a range of its own, below the ports Linux
+# gives to outgoing connections (32768 and up): a port the system hands out (bind to 0) is free only
+# until the server binds it, and meanwhile another pytest-xdist worker or any connection may take it.
+PORTS_PER_WORKER = 400
+FIRST_PORT = 20_000
+_next_port = itertools.count()
+
+
+def _worker_number() -> int:
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")  # "gw0", "gw1" … (none: one process)
+    return int(worker.removeprefix("gw")) if worker.removeprefix("gw").isdigit() else 0
+
+
 def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
+    """A port nobody listens on, from this test process's own range (taken in turn, so that a port is
+    not reused until the range has gone round: a server just killed may leave its port in TIME_WAIT)."""
+    first = FIRST_PORT + (_worker_number() % 30) * PORTS_PER_WORKER
+    for _ in range(PORTS_PER_WORKER):
+        port = first + next(_next_port) % PORTS_PER_WORKER
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue  # in use by something else on this machine
+            return port
+    raise RuntimeError(f"no free port from {first} to {first + PORTS_PER_WORKER - 1}")
 
 
 @contextmanager
@@ -348,7 +408,7 @@ def running_server(
         stderr=output,
     )
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 90  # a busy machine starts a Python process slowly
         while True:
             try:
                 urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=1).close()

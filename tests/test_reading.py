@@ -32,6 +32,8 @@ from hupai.game.view import SeatView
 from hupai.rules import load_ruleset
 from hupai.sim import acting_seat
 
+from .helpers import needs_train_extra
+
 RULESETS = ("nanjing", "nanning", "enshi")
 ROOT = Path(__file__).parent.parent
 
@@ -199,7 +201,7 @@ def test_strong_reads_waits_in_every_rule_set(ruleset: str, monkeypatch: pytest.
 def test_training_fits_exactly_what_the_bot_computes() -> None:
     """With the ``train`` extra: the fitted weights, computed in plain Python, give scikit-learn's
     probabilities."""
-    pytest.importorskip("sklearn")
+    needs_train_extra()
     import sys
 
     sys.path.insert(0, str(ROOT / "tools"))
@@ -220,7 +222,7 @@ def test_training_fits_exactly_what_the_bot_computes() -> None:
 def test_training_against_other_lineups() -> None:
     """With the ``train`` extra: ``--lineup``/``--viewer`` sample only the viewer bot's turns (it reads
     three opponents each time), and the same job gives the same rows."""
-    pytest.importorskip("sklearn")
+    needs_train_extra()
     import sys
 
     sys.path.insert(0, str(ROOT / "tools"))

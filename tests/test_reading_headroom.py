@@ -14,6 +14,8 @@ from hupai.bots.reading import READY_FEATURES, WAIT_FEATURES
 from hupai.game.view import PublicSeat, SeatView
 from hupai.sim import SimConfig, simulate
 
+from .helpers import needs_train_extra
+
 ROOT = Path(__file__).parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 try:
@@ -69,7 +71,9 @@ def test_play_without_sharpening_is_the_shipped_bot() -> None:
     """β = 0 plays exactly as ``hupai simulate --duplicate`` does (the cheat's window changes nothing)."""
     command = [sys.executable, str(ROOT / "tools" / "reading_headroom.py"), "play", "--hands", "16"]
     command += ["--seed", "5", "--sharpen", "0"]
-    out = subprocess.run(command, capture_output=True, text=True, check=True, timeout=600).stdout
+    done = subprocess.run(command, capture_output=True, text=True, check=False, timeout=600)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
     number = r"([+-]?[0-9.]+)"
     row = re.search(
         rf"\| sharpened by β = 0 \| {number} ± [0-9.]+ \| {number}% \| [0-9.]+% \| {number}%", out
@@ -85,7 +89,7 @@ def test_play_without_sharpening_is_the_shipped_bot() -> None:
 
 def test_fit_scores_every_reader_on_held_out_matches() -> None:
     """With the ``train`` extra: ``fit`` prints a row per reader, each figure a log loss or an AUC."""
-    pytest.importorskip("sklearn")
+    needs_train_extra()
     command = [sys.executable, str(ROOT / "tools" / "reading_headroom.py"), "fit", "--hands", "40"]
     command += ["--seed", "3", "--rate", "1.0", "--sharpen", "1"]
     out = subprocess.run(command, capture_output=True, text=True, check=True, timeout=600).stdout
@@ -148,7 +152,7 @@ def test_the_inference_knows_the_efficiency_bots_choice() -> None:
 
 
 def test_infer_compares_the_inferred_waits_with_the_reader() -> None:
-    pytest.importorskip("sklearn")
+    needs_train_extra()
     command = [sys.executable, str(ROOT / "tools" / "reading_headroom.py"), "infer", "--hands", "16"]
     command += ["--seed", "5", "--candidates", "50"]
     out = subprocess.run(command, capture_output=True, text=True, check=True, timeout=600).stdout

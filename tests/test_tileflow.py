@@ -63,7 +63,9 @@ SCENARIOS = ROOT / "tests" / "data" / "records"
 NODE = shutil.which("node")
 if NODE is None and os.environ.get("CI"):
     raise RuntimeError("CI needs node for the tile-flow checker's test (.ci/run installs it)")
-pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed")
+pytestmark = pytest.mark.skipif(
+    NODE is None, reason="no node: the page's tile-flow checker runs in Node.js (apt install nodejs)"
+)
 
 # The rule cards played: every option that moves tiles, off and on.
 CARDS: list[tuple[str, dict[str, Any]]] = [

@@ -57,6 +57,7 @@ from hupai.game.model import HandState, MeldKind
 from hupai.game.view import PublicSeat, SeatView
 from hupai.hand import waits
 from hupai.sim import SimConfig, simulate
+from true_waits import truth
 
 SEATS = 4
 KINDS = 34
@@ -88,7 +89,7 @@ class SharpReader:
 
     def read(self, view: SeatView) -> dict[int, list[float]]:
         state = self.playing[0]
-        true_waits = _train_waits().truth  # the kinds that complete a seat's hand now
+        true_waits = truth  # the kinds that complete a seat's hand now
         if self.exact_ready:
             out = {}
             for other in range(SEATS):

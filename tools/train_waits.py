@@ -59,9 +59,10 @@ from hupai.game.engine import legal_actions, step
 from hupai.game.match import Match
 from hupai.game.model import HandState, Phase
 from hupai.game.view import SeatView, view
-from hupai.hand import shanten, waits
+from hupai.hand import shanten
 from hupai.rules import load_ruleset
 from hupai.sim import _seed, acting_seat
+from true_waits import truth
 
 RULESETS = ("nanjing", "nanning", "enshi")
 LINEUP = ("strong", "efficiency", "strong", "efficiency")
@@ -101,17 +102,6 @@ class Samples:
         self.win_y += other.win_y
         self.gains += other.gains
         self.costs += other.costs
-
-
-def truth(state: HandState, seat: int) -> set[int]:
-    """The kinds that would complete ``seat``'s hand now (empty when it is not ready)."""
-    counts = list(state.seats[seat].counts)
-    jokers = 0
-    if state.laizi is not None:
-        jokers, counts[state.laizi] = counts[state.laizi], 0
-    if shanten(counts, jokers=jokers) != 0:
-        return set()
-    return set(waits(counts, jokers=jokers))
 
 
 def handmade(bot: StrongBot, seen: SeatView, other: int, unseen: Sequence[int]) -> list[float]:

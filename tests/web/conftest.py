@@ -4,7 +4,8 @@ Every page a test opens is watched: a console error or an uncaught page error fa
 Screenshots are kept in ``test-artifacts/web/`` (``shoot`` takes one screen at the three sizes a
 player meets: desktop, a phone held sideways and a phone held upright).
 
-In CI (``CI`` set) chromium must be there; elsewhere the browser tests are not collected without it.
+In CI (``CI`` set) chromium must be there; elsewhere the browser tests are skipped without it, and the
+summary at the end of the run says so.
 """
 
 from __future__ import annotations
@@ -15,6 +16,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+
+from ..server_support import free_port, running_server
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "web"
 SIZES = {"desktop": (1280, 800), "landscape": (844, 390), "portrait": (390, 844)}
@@ -28,86 +32,94 @@ def chromium_path() -> str | None:
 
 
 CHROMIUM = chromium_path()
-if CHROMIUM is None:
-    if os.environ.get("CI"):
-        raise RuntimeError("CI needs chromium for the browser tests (.ci/run installs it)")
-    collect_ignore_glob = ["test_*.py"]
-else:
-    from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+if CHROMIUM is None and os.environ.get("CI"):
+    raise RuntimeError("CI needs chromium for the browser tests (.ci/run installs it)")
+NO_CHROMIUM = "no chromium: the browser tests need Debian's chromium (apt install chromium)"
+# What a page is expected to show it may show later on a busy machine (the suite runs on more workers
+# than cores): Playwright's 5 s by default, here 15 s. A test that times how long something takes says so.
+expect.set_options(timeout=15_000)
 
-    from ..server_support import free_port, running_server
 
-    @pytest.fixture(scope="session")
-    def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-        folder = tmp_path_factory.mktemp("web")
-        port = free_port()
-        # Bots answer at once; between hands each room's own countdown (15 s unless set) or 继续 counts;
-        # a deal waits (at most 2 s, as by default) for the page's contribution to its wall.
-        url = f"sqlite:///{folder / 'web.sqlite3'}"
-        with running_server(url, port, next_hand_seconds=None, deal_wait_seconds=2.0):
-            yield f"http://127.0.0.1:{port}/"
+@pytest.fixture(scope="session")
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    if CHROMIUM is None:
+        pytest.skip(NO_CHROMIUM)  # before the server: a test without a browser needs none
+    folder = tmp_path_factory.mktemp("web")
+    port = free_port()
+    # Bots answer at once; between hands each room's own countdown (15 s unless set) or 继续 counts;
+    # a deal waits (at most 2 s, as by default) for the page's contribution to its wall.
+    url = f"sqlite:///{folder / 'web.sqlite3'}"
+    with running_server(url, port, next_hand_seconds=None, deal_wait_seconds=2.0):
+        yield f"http://127.0.0.1:{port}/"
 
-    @pytest.fixture(scope="session")
-    def browser() -> Iterator[Browser]:
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        with sync_playwright() as playwright:
-            # Voice tests: a fake microphone (a beeping tone), granted without asking, heard without a click.
-            media = [
-                "--use-fake-device-for-media-stream",
-                "--use-fake-ui-for-media-stream",
-                "--autoplay-policy=no-user-gesture-required",
-            ]
-            launched = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", *media])
-            yield launched
-            launched.close()
 
-    class Watched:
-        """A browser context whose pages fail the test on any console error or page error."""
+# One browser a test module, not a session: Playwright's sync API keeps an event loop running in the
+# test process's thread while it is open, and a test of another module run by the same pytest-xdist
+# worker in between (in any order) may call asyncio.run().
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    if CHROMIUM is None:
+        pytest.skip(NO_CHROMIUM)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as playwright:
+        # Voice tests: a fake microphone (a beeping tone), granted without asking, heard without a click.
+        media = [
+            "--use-fake-device-for-media-stream",
+            "--use-fake-ui-for-media-stream",
+            "--autoplay-policy=no-user-gesture-required",
+        ]
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", *media])
+        yield launched
+        launched.close()
 
-        def __init__(self, browser: Browser) -> None:
-            self.browser = browser
-            self.contexts: list[BrowserContext] = []
-            self.errors: list[str] = []
 
-        def page(
-            self, size: str = "desktop", *, locale: str = "zh-CN", refused: tuple[int, ...] = ()
-        ) -> Page:
-            """A page of its own context; ``refused``: HTTP statuses this page is expected to be answered
-            with (the browser logs each as a console error; the test checks what the page says instead)."""
-            width, height = SIZES[size]
-            phone = size != "desktop"
-            context = self.browser.new_context(
-                viewport={"width": width, "height": height},
-                locale=locale,
-                is_mobile=phone,
-                has_touch=phone,
-                permissions=["microphone"],
-            )
-            self.contexts.append(context)
-            opened = context.new_page()
-            opened.on("pageerror", lambda error: self.errors.append(f"page error: {error}"))
-            expected = tuple(f"the server responded with a status of {status}" for status in refused)
-            opened.on(
-                "console",
-                lambda message: (
-                    self.errors.append(f"console {message.type}: {message.text}")
-                    if message.type == "error" and not any(text in message.text for text in expected)
-                    else None
-                ),
-            )
-            return opened
+class Watched:
+    """A browser context whose pages fail the test on any console error or page error."""
 
-        def close(self) -> None:
-            for context in self.contexts:
-                context.close()
+    def __init__(self, browser: Browser) -> None:
+        self.browser = browser
+        self.contexts: list[BrowserContext] = []
+        self.errors: list[str] = []
 
-    @pytest.fixture
-    def pages(browser: Browser) -> Iterator[Watched]:
-        watched = Watched(browser)
-        yield watched
-        watched.close()
-        assert not watched.errors, f"errors in the page: {watched.errors}"
+    def page(self, size: str = "desktop", *, locale: str = "zh-CN", refused: tuple[int, ...] = ()) -> Page:
+        """A page of its own context; ``refused``: HTTP statuses this page is expected to be answered
+        with (the browser logs each as a console error; the test checks what the page says instead)."""
+        width, height = SIZES[size]
+        phone = size != "desktop"
+        context = self.browser.new_context(
+            viewport={"width": width, "height": height},
+            locale=locale,
+            is_mobile=phone,
+            has_touch=phone,
+            permissions=["microphone"],
+        )
+        self.contexts.append(context)
+        opened = context.new_page()
+        opened.on("pageerror", lambda error: self.errors.append(f"page error: {error}"))
+        expected = tuple(f"the server responded with a status of {status}" for status in refused)
+        opened.on(
+            "console",
+            lambda message: (
+                self.errors.append(f"console {message.type}: {message.text}")
+                if message.type == "error" and not any(text in message.text for text in expected)
+                else None
+            ),
+        )
+        return opened
 
-    @pytest.fixture
-    def page(pages: Watched) -> Page:
-        return pages.page()
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()
+
+
+@pytest.fixture
+def pages(browser: Browser) -> Iterator[Watched]:
+    watched = Watched(browser)
+    yield watched
+    watched.close()
+    assert not watched.errors, f"errors in the page: {watched.errors}"
+
+
+@pytest.fixture
+def page(pages: Watched) -> Page:
+    return pages.page()

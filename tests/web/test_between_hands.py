@@ -109,7 +109,7 @@ def play_match_pressing_continue(page: Page) -> None:
             sheet_fits_sideways(page)
         sheet.locator('[data-role="continue"]').click()
         # the only person at the table has read it: the next hand comes at once, not after 15 s
-        expect(page.locator('[data-role="hand-no"]')).to_have_text(f"第{hand + 2}/{HANDS}局", timeout=5000)
+        expect(page.locator('[data-role="hand-no"]')).to_have_text(f"第{hand + 2}/{HANDS}局", timeout=10_000)
         expect(sheet).to_have_count(0)
     # the last hand's sheet stays until it is closed, with 查看大结算 instead of 继续
     sheet = page.locator('[data-role="hand-end"]')

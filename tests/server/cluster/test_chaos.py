@@ -5,9 +5,10 @@ a table's owner, SIGTERM, SIGSTOP then SIGCONT, a PostgreSQL restart, a Redis ki
 each, bench/failover.py (which this runs, with two rooms per fault) checks that every match finishes
 all its hands, that its totals equal the replay of its stored record, that every client heard the
 replay's events as its seat sees them, once and in order, that no socket stayed open and silent for
-10 s while its room moved on, and counts the reconnects per client. ``HUPAI_TEST_DATABASE_URL``
-names the PostgreSQL and ``HUPAI_TEST_PG_CTL`` its control command (``.ci/run`` sets both); without
-them this is skipped, except in CI, where it fails.
+10 s while its room moved on, and counts the reconnects per client. It restarts a
+PostgreSQL of its own, which no other test uses meanwhile (tests/server_support.py,
+``restartable_postgresql``; ``.ci/run`` starts it); without it this is skipped, except in CI, where it
+fails.
 """
 
 from __future__ import annotations
@@ -21,24 +22,25 @@ from pathlib import Path
 
 import pytest
 
-from ...server_support import POSTGRES_ENV
+from ...cluster_support import NO_REDIS
+from ...server_support import RESTARTS_POSTGRESQL, restartable_postgresql
 
 BENCH = Path(__file__).resolve().parents[3] / "bench" / "failover.py"
-PG_CTL_ENV = "HUPAI_TEST_PG_CTL"
 FAULTS = ["kill", "term", "stop", "postgres", "redis"]
 ROOMS = 2
 
 
+@RESTARTS_POSTGRESQL
 def test_every_fault_loses_nothing_and_misleads_nobody(tmp_path: Path) -> None:
-    database, control = os.environ.get(POSTGRES_ENV), os.environ.get(PG_CTL_ENV)
-    missing = [name for name, value in ((POSTGRES_ENV, database), (PG_CTL_ENV, control)) if not value]
     if shutil.which("redis-server") is None:
-        missing.append("redis-server")
-    if missing:
         if os.environ.get("CI"):
-            pytest.fail(f"the chaos test needs {', '.join(missing)} (.ci/run provides them)")
-        pytest.skip(f"needs {', '.join(missing)}")
-    assert database is not None and control is not None
+            pytest.fail("the chaos test needs redis-server (.ci/run installs it)")
+        pytest.skip(NO_REDIS)
+    with restartable_postgresql(tmp_path) as (database, control):
+        every_fault(database, " ".join(control), tmp_path)
+
+
+def every_fault(database: str, control: str, tmp_path: Path) -> None:
     command = [sys.executable, str(BENCH), "--database-url", database, "--pg-ctl", control, "--json"]
     done = subprocess.run(
         [*command, "--rooms", str(ROOMS), "--faults", ",".join(FAULTS), "--logs", str(tmp_path)],

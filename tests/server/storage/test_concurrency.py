@@ -181,8 +181,8 @@ def test_the_host_leaving_while_others_sit_closes_the_room_cleanly(port: int) ->
     assert room(port, number)["status"] == "dissolved"
 
 
-def test_the_database_itself_refuses_one_person_in_two_seats(tmp_path: Path) -> None:
-    kind = database_urls()[-1]
+@pytest.mark.parametrize("kind", database_urls())
+def test_the_database_itself_refuses_one_person_in_two_seats(kind: str, tmp_path: Path) -> None:
     with database(kind, tmp_path) as url:
         migrate(url)
         store = Store(connect(url))

@@ -183,7 +183,9 @@ def test_a_table_rebuilt_after_every_player_voted_ends_the_match(url: str, tmp_p
     with server(url) as client:
         host, friend, number = started_with_a_friend(client)
         store = client.app.state.store  # type: ignore[attr-defined]
-        with connect(client, number, host) as socket:
+        with connect(client, number, host) as socket, connect(client, number, friend) as other:
+            # 托管 plays the friend's seat: play does not wait on a friend who never answers
+            other.send_json({"type": "trustee", "on": True})
             play_prompts(socket, 6)  # the table now waits for the host
             for headers in (host, friend):
                 user = store.accounts.user_for_token(token_of(headers))

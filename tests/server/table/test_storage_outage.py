@@ -2,17 +2,15 @@
 fails because the database is away is tried again until it is back, the players are told the table
 waits, and the room plays on — never closed for an outage, never a move told that the record lacks.
 
-The first test restarts a real PostgreSQL in the middle of a hand (``HUPAI_TEST_PG_CTL`` names the
-cluster's control command, e.g. ``pg_ctlcluster 15 main``; `.ci/run` sets it). The second makes one
-move's write fail as an outage does (the driver's OperationalError), on SQLite, to check that the
-retried write is stored once and the table carries on.
+The first test restarts a real PostgreSQL in the middle of a hand: a cluster of its own, which no
+other test uses meanwhile (tests/server_support.py, ``restartable_postgresql``; `.ci/run` starts it).
+The second makes one move's write fail as an outage does (the driver's OperationalError), on SQLite,
+to check that the retried write is stored once and the table carries on.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import shlex
 import subprocess
 import time
 from collections.abc import Sequence
@@ -29,6 +27,7 @@ from hupai.replay import replay
 from hupai.server.storage.play import MoveGroup, Play
 
 from ...server_support import (
+    RESTARTS_POSTGRESQL,
     Answers,
     call,
     connect,
@@ -39,13 +38,13 @@ from ...server_support import (
     new_room,
     opened,
     passing,
+    restartable_postgresql,
     running_server,
     server,
     with_invite,
 )
 from .test_restart import RECV_SECONDS, next_prompt, play_out
 
-PG_CTL_ENV = "HUPAI_TEST_PG_CTL"
 AWAY_SECONDS = 3.0
 
 
@@ -57,14 +56,13 @@ def receive_until(connection: ClientConnection, kind: str, seen: list[dict[str, 
             return message
 
 
-def test_a_database_restart_mid_hand_loses_no_room(url: str, tmp_path: Path) -> None:
-    if not url.startswith("postgresql"):
-        pytest.skip("SQLite has no server to restart")
-    control = os.environ.get(PG_CTL_ENV)
-    if not control:
-        if os.environ.get("CI"):
-            raise RuntimeError(f"CI restarts PostgreSQL in this test: set {PG_CTL_ENV} (.ci/run does)")
-        pytest.skip(f"{PG_CTL_ENV} is not set")
+@RESTARTS_POSTGRESQL
+def test_a_database_restart_mid_hand_loses_no_room(tmp_path: Path) -> None:
+    with restartable_postgresql(tmp_path) as (url, control):
+        database_restarted_mid_hand(url, control, tmp_path)
+
+
+def database_restarted_mid_hand(url: str, control: list[str], tmp_path: Path) -> None:
     port = free_port()
     with running_server(url, port, log=tmp_path / "server.log") as process:
         token = call(port, "/api/guest", {"name": "小明"})["token"]
@@ -80,7 +78,7 @@ def test_a_database_restart_mid_hand_loses_no_room(url: str, tmp_path: Path) -> 
             waiting = next_prompt(connection, answers.answered, events)  # the table waits for this seat
             act = answers.act(waiting)
             assert act is not None
-            subprocess.run([*shlex.split(control), "stop", "-m", "fast"], check=True, timeout=60)
+            subprocess.run([*control, "stop", "-m", "fast"], check=True, timeout=60)
             try:
                 connection.send(json.dumps(act))  # its write finds the database gone
                 seen: list[dict[str, Any]] = []
@@ -88,7 +86,7 @@ def test_a_database_restart_mid_hand_loses_no_room(url: str, tmp_path: Path) -> 
                 time.sleep(AWAY_SECONDS)
                 assert process.poll() is None
             finally:
-                subprocess.run([*shlex.split(control), "start"], check=True, timeout=60)
+                subprocess.run([*control, "start"], check=True, timeout=60)
             assert receive_until(connection, "storage", seen)["state"] == "back"
             for message in seen:
                 assert message["type"] in ("storage", "update"), message
