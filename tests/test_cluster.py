@@ -14,9 +14,7 @@ from hupai.sim import SimConfig, simulate
 if os.environ.get("HUPAI_REQUIRE_RAY") == "1":
     import ray
 else:
-    ray = pytest.importorskip(
-        "ray", reason="no Ray: the cluster extra's tests need it (make test-extras)"
-    )
+    ray = pytest.importorskip("ray", reason="no Ray: the cluster extra's tests need it (make test-extras)")
 
 from hupai.cluster import simulate_on_ray
 
