@@ -7,6 +7,13 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# Property tests run beside the rest of the suite, on more workers than cores: how long one example
+# takes says nothing about the code, so Hypothesis neither fails an example for its time (200 ms by
+# default) nor a test for generating slowly. What an example does is what is checked.
+settings.register_profile("hupai", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("hupai")
 
 
 @cache

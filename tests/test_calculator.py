@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import re
-import time
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from functools import cache
 from pathlib import Path
@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from hupai.bots import make_bot
-from hupai.calculator import Calculation, MeldSpec, WinHow, WinSpec, score_win, win_values
+from hupai.calculator import Calculation, MeldSpec, WinHow, WinSpec, hints, score_win, win_values
 from hupai.game import legal_actions, read_record, step, view
 from hupai.game.actions import Action, Pass
 from hupai.game.contract import Transfer
@@ -479,12 +479,31 @@ def test_win_values_for_a_seat_holding_a_drawn_tile() -> None:
         json.dumps(value.as_dict(), ensure_ascii=False)
 
 
-def test_win_values_is_quick() -> None:
+def test_win_values_scores_each_winning_tile_twice_and_nothing_more(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hints ask for this at every turn, so its work is bounded: one scoring per winning tile and
+    way to win it (self-drawn, on the discard), and none for a hand that waits on nothing. (Counted,
+    not timed: about 1 ms a call here, which a busy machine would not show.)"""
     state, _ = play_until(DATA / "records" / "nanjing" / "nj01-menqing-hunyise-88.json", 2)
-    start = time.perf_counter()
-    for _ in range(20):
-        win_values(state, 1)
-    assert (time.perf_counter() - start) / 20 < 0.05  # typically about 1 ms
+    scorings: list[WinHow] = []
+    score = hints._hint
+
+    def counted(base: WinSpec, ruleset: Any, tile: int, **given: Any) -> Any:
+        scorings.append(given["how"])
+        return score(base, ruleset, tile, **given)
+
+    monkeypatch.setattr(hints, "_hint", counted)
+    values = win_values(state, 1)
+    assert values
+    assert Counter(scorings) == {WinHow.SELF_DRAWN: len(values), WinHow.DISCARD: len(values)}
+    scorings.clear()
+    idle = [
+        seat
+        for seat in range(4)
+        if sum(state.seats[seat].counts) % 3 == 1 and not waits(state.seats[seat].counts)
+    ]
+    assert idle
+    assert all(win_values(state, seat) == {} for seat in idle)
+    assert scorings == []
 
 
 @pytest.mark.parametrize("preset", ["nanjing", "nanning-004"])

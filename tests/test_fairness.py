@@ -150,7 +150,7 @@ def test_hand_secrets_are_derived_from_the_room_secret() -> None:
     assert len(set(derived)) == 3
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(
     secret=st.binary(min_size=32, max_size=32).map(bytes.hex),
     contributions=st.lists(st.text("0123456789abcdef", max_size=64), min_size=4, max_size=4),

@@ -134,7 +134,7 @@ def _plain_hands(counts: list[int], jokers: int) -> list[list[int]]:
 
 
 @given(wild_hands())
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150)
 def test_wildcards_are_as_good_as_the_best_tile(case: tuple[list[int], int]) -> None:
     counts, jokers = case
     plain = _plain_hands(counts, jokers)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hupai.game import read_record, record_from_match, write_record
@@ -34,7 +34,7 @@ rule_cards = st.sampled_from(["nanjing", "nanning", "enshi"]).flatmap(
 
 
 @given(card=rule_cards, seed=st.integers(0, 2**32), hands=st.integers(1, HANDS), leaving=leavings)
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=25)
 def test_transfers_add_up_to_deltas_and_deltas_to_totals(
     card: tuple[str, dict[str, int]], seed: int, hands: int, leaving: Leaving | None
 ) -> None:

@@ -94,10 +94,8 @@ process.stdin.setEncoding("utf8");
 process.stdin.on("data", (chunk) => { input += chunk; });
 process.stdin.on("end", () => {
   const cases = JSON.parse(input);
-  const started = process.hrtime.bigint();
   const checked = cases.map(([family, record]) => checkRecord(record, family));
-  const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  process.stdout.write(JSON.stringify({ checked, ms, defaults: DEFAULTS }));
+  process.stdout.write(JSON.stringify({ checked, defaults: DEFAULTS }));
 });
 """
 
@@ -331,7 +329,6 @@ def test_every_genuine_record_flows(genuine: Genuine, tmp_path: Path) -> None:
     assert min(hands.values()) >= 200, hands
     rare = {what: genuine.seen[what] for what, least in COVERED.items() if genuine.seen[what] < least}
     assert not rare, rare
-    assert result["ms"] < 5000, f"{sum(hands.values())} hands took {result['ms']:.0f} ms"
 
 
 def test_the_checker_knows_the_option_defaults(tmp_path: Path) -> None:
