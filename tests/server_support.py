@@ -7,6 +7,7 @@ tests on that database too; each test gets its own empty schema.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
 import os
@@ -370,7 +371,9 @@ def fixed_rooms() -> None:
 # until the server binds it, and meanwhile another pytest-xdist worker or any connection may take it.
 PORTS_PER_WORKER = 400
 FIRST_PORT = 20_000
-_next_port = itertools.count()
+# Each process starts at a place of its own in its range: two pytest sessions on one machine (whose
+# workers share the ranges) then step through different ports.
+_next_port = itertools.count(os.getpid())
 
 
 def _worker_number() -> int:
@@ -412,6 +415,8 @@ def running_server(
         while True:
             try:
                 urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=1).close()
+                if not listens(process.pid, port):  # another process's server answered there
+                    raise RuntimeError(f"port {port} is another process's: the server did not start")
                 break
             except OSError:
                 if time.monotonic() > deadline or process.poll() is not None:
@@ -424,6 +429,27 @@ def running_server(
         process.wait(timeout=10)
         if output is not None:
             output.close()
+
+
+def listens(pid: int, port: int) -> bool:
+    """Whether process ``pid`` holds the socket listening on loopback's ``port`` (read from Linux's
+    /proc; elsewhere assumed): a test must talk to the server it started, never to another test
+    session's that happens to listen there."""
+    try:
+        fds = os.listdir(f"/proc/{pid}/fd")
+        table = Path("/proc/net/tcp").read_text().splitlines()[1:]
+    except OSError:
+        return True
+    held = set()
+    for fd in fds:
+        with contextlib.suppress(OSError):  # closed meanwhile
+            held.add(os.readlink(f"/proc/{pid}/fd/{fd}"))
+    for row in table:
+        fields = row.split()
+        local, state, inode = fields[1], fields[3], fields[9]
+        if state == "0A" and int(local.split(":")[1], 16) == port and f"socket:[{inode}]" in held:
+            return True  # 0A: LISTEN
+    return False
 
 
 def call(port: int, path: str, body: dict[str, Any] | None = None, token: str | None = None) -> Any:

@@ -77,21 +77,36 @@ def test_a_worker_decides_as_the_bot_does_in_process() -> None:
     assert decided > 10
 
 
+def cpu_seconds(pid: int) -> float:
+    """The processor time process ``pid`` has used so far (user and system)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def test_a_killed_worker_costs_one_search_and_the_next_one_works() -> None:
     state = next(iter(table_turns("nanjing", 3)))
-    job = HandJob.of(state, state.turn, ExpertBot(5, rollouts=400))
+    small = HandJob.of(state, state.turn, ExpertBot(5, rollouts=4))
+    # A search of half a minute or more: however the machine schedules this process and the worker,
+    # the kill comes in the middle of it.
+    job = HandJob.of(state, state.turn, ExpertBot(5, rollouts=20_000))
 
     async def run() -> tuple[object, object]:
         pool = SearchPool(1)
         try:
-            searching = asyncio.ensure_future(pool.choose(job))
-            await asyncio.sleep(0.5)  # the worker is up and rolling out
+            assert await pool.choose(small) is not None  # the worker is up (started, rule sets loaded)
             executor = pool._executor
             assert executor is not None
-            for pid in list(executor._processes):  # the real thing: kill -9
-                os.kill(pid, signal.SIGKILL)
+            (pid,) = list(executor._processes)
+            idle = cpu_seconds(pid)
+            searching = asyncio.ensure_future(pool.choose(job))
+            deadline = time.monotonic() + 60
+            while cpu_seconds(pid) < idle + 0.1:  # until the worker is rolling out (busy on the job)
+                assert time.monotonic() < deadline, "the worker never took the search up"
+                assert not searching.done()
+                await asyncio.sleep(0.01)
+            os.kill(pid, signal.SIGKILL)  # the real thing: kill -9
             lost = await searching
-            again = await pool.choose(HandJob.of(state, state.turn, ExpertBot(5, rollouts=4)))
+            again = await pool.choose(small)
             return lost, again
         finally:
             pool.close()
@@ -233,7 +248,10 @@ def expert_match(client: TestClient) -> str:
 def test_a_room_s_expert_bots_play_what_their_search_chose(url: str) -> None:
     """Three 大师 at a table with no think time: every turn of theirs waits for the pool, and each move
     stored is the one the bot makes in-process from the same hand (its search, not the heuristic)."""
-    with server(url) as client:
+    # No search may come too late here (the next test covers that): the default 3 s is less than a
+    # busy machine takes to start the pool's worker, and a search left behind then holds a place in
+    # the pool's queue, so later turns are declined too. Two minutes is far more than any search takes.
+    with server(url, search_seconds=120.0) as client:
         number = expert_match(client)
         turns, overruled = replayed_against_bots(client, number, room_seed(url, number), ExpertBot)
     assert turns > 40

@@ -45,18 +45,14 @@ def prepared_deal(ruleset: RuleSet, dealer: int, seed: int) -> tuple[list[list[i
 
 
 @pytest.fixture
-def client(
-    request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> Iterator[TestClient]:
-    """A server dealing the prepared hand first; bots pause 0.02 s, or as long as a test that must act
-    between two bot moves asks (``indirect`` parametrization)."""
+def client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
+    """A server dealing the prepared hand first; bots pause 0.02 s."""
     monkeypatch.setattr(hupai.game.match, "shuffled_deal", prepared_deal)
     # rooms dealt from their seed, as before fair deals, so that the prepared deal is the one played
     monkeypatch.setattr("hupai.server.storage.rooms.new_room_secret", lambda: None)
     # bots that let their drawn tile go: the same moves in every run, for comparing runs
     monkeypatch.setattr("hupai.server.table.actor.make_bot", lambda _level, seed: TrusteeBot(seed))
-    delay: float = getattr(request, "param", 0.02)
-    with server(f"sqlite:///{tmp_path / 'ting.sqlite3'}", bot_delay_seconds=delay) as test_client:
+    with server(f"sqlite:///{tmp_path / 'ting.sqlite3'}", bot_delay_seconds=0.02) as test_client:
         yield test_client
 
 
@@ -73,10 +69,14 @@ def own_prompt(message: Message) -> bool:
     return message["type"] == "update" and "prompt" in message
 
 
-def start_nanning(client: TestClient, *, friend: bool = False) -> tuple[str, dict[str, str], dict[str, str]]:
+def start_nanning(
+    client: TestClient, *, friend: bool = False, **spec: Any
+) -> tuple[str, dict[str, str], dict[str, str]]:
+    """A started Nanning room of the host (seat 0), bots elsewhere, or a person (``other``) in seat 2
+    with ``friend``; ``spec``: more of the room's settings."""
     host = guest(client, "甲")
     other = guest(client, "乙")
-    number = new_room(client, host, preset="nanning", hands=4)
+    number = new_room(client, host, preset="nanning", hands=4, **spec)
     if friend:
         client.post(f"/api/rooms/{number}/sit", json={"seat": 2, **invited(number)}, headers=other)
         client.post(f"/api/rooms/{number}/ready", json={"ready": True}, headers=other)
@@ -186,16 +186,18 @@ def test_ting_is_refused_unless_a_ready_hand_is_in_play(client: TestClient) -> N
         assert "waits" not in mine
 
 
-@pytest.mark.parametrize("client", [0.4], indirect=True)  # time for 听 on and off before seat 0 draws
 def test_cancelling_ting_gives_the_prompts_back(client: TestClient) -> None:
-    number, host, _ = start_nanning(client)
-    with connect(client, number, host) as socket:
+    # Seat 2 is a person, and play waits for it (two minutes a decision) until it lets 托管 play its
+    # seat as the bots play theirs: 听 goes on and off before seat 0 draws, however slow the machine.
+    number, host, friend = start_nanning(client, friend=True, decision_seconds=120)
+    with connect(client, number, host) as socket, connect(client, number, friend) as second:
         discard(socket, updates_until(socket, own_prompt), READY_AFTER)
         socket.send_json({"type": "ting", "on": True})
         updates_until(socket, lambda m: m["type"] == "update" and m["ting"])
         socket.send_json({"type": "ting", "on": False})
         off = updates_until(socket, lambda m: m["type"] == "update" and not m["ting"])
         assert off["waits"] == [{"tile": "5p", "left": 3}]  # still ready: the mark stays
+        second.send_json({"type": "trustee", "on": True})
         drew = updates_until(socket, own_prompt)  # its draw (7z): the player decides again
         assert drew["prompt"]["automatic"] is False
         assert drew["view"]["drawn"] == "7z"
@@ -236,6 +238,7 @@ def test_other_seats_and_spectators_receive_exactly_the_same_with_or_without_tin
                 for reader in readers:
                     reader.join(timeout=30)
                     assert reader.error is None, reader.error
+                    assert not reader.is_alive(), "the reader is still waiting for the hand's end"
         return readers[0].messages, readers[1].messages
 
     with_ting, by_hand = run(True), run(False)

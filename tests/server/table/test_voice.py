@@ -12,8 +12,10 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
 from hupai.server.settings import ice_servers
+from hupai.server.table import voice
 
 from ...server_support import connect, guest, invited, new_room, next_of, server
+from .test_social import still_tables
 
 OFFER = "v=0\r\no=- 1 2 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\n"
 
@@ -89,7 +91,10 @@ def test_a_member_whose_socket_closes_is_out_and_the_others_are_told(url: str) -
             assert next_of(mine, "voice")["seats"] == []
 
 
-def test_joining_is_paced_and_malformed_signals_are_refused(url: str) -> None:
+def test_joining_is_paced_and_malformed_signals_are_refused(
+    url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock = still_tables(monkeypatch)
     with server(url) as client:
         host, _, _, number = friends(client)
         with connect(client, number, host) as mine:
@@ -99,7 +104,10 @@ def test_joining_is_paced_and_malformed_signals_are_refused(url: str) -> None:
                 next_of(mine, "voice")
             mine.send_json({"type": "voice", "kind": "join"})
             refused = next_of(mine, "error")
-            assert refused["code"] == "slow_down" and "again in" in refused["message"]
+            assert refused["code"] == "slow_down" and "again in 3 s" in refused["message"]
+            clock.now += voice.JOIN_EVERY_SECONDS  # one more, once the pause has passed
+            mine.send_json({"type": "voice", "kind": "join"})
+            assert next_of(mine, "voice") == {"type": "voice", "kind": "roster", "seats": [0]}
             for bad in (
                 {"type": "voice", "kind": "offer", "sdp": OFFER},  # to nobody
                 {"type": "voice", "kind": "offer", "to": 1},  # no sdp
