@@ -47,9 +47,20 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     folder = tmp_path_factory.mktemp("web")
     port = free_port()
     # Bots answer at once; between hands each room's own countdown (15 s unless set) or 继续 counts;
-    # a deal waits (at most 2 s, as by default) for the page's contribution to its wall.
+    # a deal waits (at most 2 s, as by default) for the page's contribution to its wall. Every page of
+    # this test process comes from one address: its guests and rooms are not counted against a
+    # person's hourly quota, so that how many tests one process runs, and in which order, does not
+    # matter (tests/server checks the quotas).
     url = f"sqlite:///{folder / 'web.sqlite3'}"
-    with running_server(url, port, next_hand_seconds=None, deal_wait_seconds=2.0):
+    quota = 100_000
+    with running_server(
+        url,
+        port,
+        next_hand_seconds=None,
+        deal_wait_seconds=2.0,
+        guests_per_address_per_hour=quota,
+        rooms_per_address_per_hour=quota,
+    ):
         yield f"http://127.0.0.1:{port}/"
 
 

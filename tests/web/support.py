@@ -14,6 +14,32 @@ from ..server_support import free_port, running_server
 from .conftest import ARTIFACTS, SIZES
 
 HAND_SECONDS = 120
+# The pause between hands (a room's setting) in the rooms tests create: long enough for a test to read
+# a hand's sheet on a busy machine before the next hand takes it away; no browser test times it.
+NEXT_HAND_SECONDS = 120
+
+# Two frames of the page: a resize is handled by then (the page hears of it at its next frame, before
+# that frame's callbacks, and the table and the replay redraw on it).
+TWO_FRAMES = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+STILL = "() => document.getAnimations().every((motion) => motion.playState !== 'running')"
+
+# What a page's table sockets do, in the page (an init script): ``window.__sockets``, when each was
+# opened (performance.now(), ms); ``window.__heard``, each message received, once the page has handled it.
+WIRE = """
+window.__sockets = [];
+window.__heard = [];
+const NativeWebSocket = window.WebSocket;
+window.WebSocket = class extends NativeWebSocket {
+  constructor(...args) {
+    super(...args);
+    window.__sockets.push(performance.now());
+    // A listener added here runs before the page's own: the message is noted in a task after them.
+    this.addEventListener("message", (event) => {
+      setTimeout(() => window.__heard.push(JSON.parse(event.data)));
+    });
+  }
+};
+"""
 
 
 @contextmanager
@@ -32,9 +58,17 @@ def enter(page: Page, base_url: str, name: str) -> None:
     expect(page.locator('[data-role="create"]')).to_be_visible()
 
 
-def create_room_with_bots(page: Page, preset: str = "nanjing", hands: str = "4") -> str:
-    page.select_option('[data-role="create"] select[name="preset"]', preset)
-    page.click(f'[data-role="create"] [data-hands="{hands}"]')
+def create_room_with_bots(
+    page: Page, preset: str = "nanjing", hands: str = "4", *, decision_seconds: int | None = None
+) -> str:
+    """A room of ``preset`` (its decision clock ``decision_seconds``, the form's 15 unless given) with
+    three bots, from the lobby's form; returns its number."""
+    create = page.locator('[data-role="create"]')
+    create.locator('select[name="preset"]').select_option(preset)
+    create.locator(f'[data-hands="{hands}"]').click()
+    create.locator('input[name="next_hand"]').fill(str(NEXT_HAND_SECONDS))
+    if decision_seconds is not None:
+        create.locator('input[name="seconds"]').fill(str(decision_seconds))
     page.click('[data-role="create"] button[type="submit"]')
     number = page.locator('[data-role="number"]').inner_text().strip()
     assert number.isdigit() and len(number) == 6
@@ -68,18 +102,30 @@ def no_horizontal_overflow(page: Page) -> int:
     return overflow
 
 
+def settle(page: Page) -> None:
+    """Wait until the page has handled a change of its size and no motion is running (a discard
+    landing, a call, a bubble), so that what is measured or shot is where it stays."""
+    page.evaluate(TWO_FRAMES)
+    page.wait_for_function(STILL)
+
+
+def resize(page: Page, width: int, height: int) -> None:
+    """The screen at another size, once the page has redrawn for it."""
+    page.set_viewport_size({"width": width, "height": height})
+    settle(page)
+
+
 def shoot(page: Page, name: str, *, sizes: tuple[str, ...] = tuple(SIZES)) -> None:
     """Screenshots of the screen as it is, at each size (the page reflows; nothing reloads); at each
     size the page must not be wider than the screen."""
     original = page.viewport_size
     for size in sizes:
         width, height = SIZES[size]
-        page.set_viewport_size({"width": width, "height": height})
-        page.wait_for_timeout(150)
+        resize(page, width, height)
         page.screenshot(path=ARTIFACTS / f"{name}-{size}.png")
         assert no_horizontal_overflow(page) <= 1, f"{name} is wider than the screen at {width}×{height}"
     if original is not None:
-        page.set_viewport_size(original)
+        resize(page, original["width"], original["height"])
 
 
 def touch_friendly(page: Page) -> None:

@@ -9,7 +9,16 @@ import re
 from playwright.sync_api import Locator, Page, expect
 
 from .conftest import ARTIFACTS, Watched
-from .support import create_room_with_bots, enter, play_hand_by_clicking, shoot
+from .support import (
+    NEXT_HAND_SECONDS,
+    WIRE,
+    create_room_with_bots,
+    enter,
+    play_hand_by_clicking,
+    resize,
+    settle,
+    shoot,
+)
 
 HANDS = 4
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -40,15 +49,14 @@ def sheet_fits_sideways(page: Page) -> None:
     """On a phone held sideways the hand's sheet is read without scrolling while its countdown runs:
     as played, and grown to the longest a sheet gets (three winners, a long list of payments, a
     比下胡 banner with every cause), whose long parts scroll by themselves."""
-    page.set_viewport_size({"width": 844, "height": 390})
-    page.wait_for_timeout(150)
+    resize(page, 844, 390)
     overlay = page.locator('[data-role="hand-end"]')
     as_played = sheet_scroll(overlay)
     overlay.evaluate(GROW_SHEET, LONGEST_BANNER)
-    page.wait_for_timeout(50)
+    settle(page)
     longest = sheet_scroll(overlay)
     bar = overlay.locator('[data-role="next-in"]').bounding_box()
-    page.set_viewport_size({"width": 1280, "height": 800})
+    resize(page, 1280, 800)
     for scroll, parts in (as_played, longest):
         assert scroll <= 2, f"the sheet needs {scroll} px of scrolling on a phone held sideways: {parts}"
     assert bar is not None and bar["y"] + bar["height"] <= 390, f"the countdown is out of view: {bar}"
@@ -95,7 +103,9 @@ def sheet_scroll(overlay: Locator) -> tuple[int, list[list[object]]]:
     return scroll, parts
 
 
-def play_match_pressing_continue(page: Page) -> None:
+def play_match_pressing_continue(page: Page, preset: str) -> None:
+    """Every hand played by clicking, 继续 pressed after each; the sheets' screenshots are named for
+    ``preset`` (each match its own files, whichever test process writes them)."""
     for hand in range(HANDS):
         expect(page.locator('[data-role="hand-no"]')).to_have_text(f"第{hand + 1}/{HANDS}局")
         play_hand_by_clicking(page)
@@ -105,19 +115,24 @@ def play_match_pressing_continue(page: Page) -> None:
             break
         expect(sheet.locator('[data-role="next-in"]')).to_contain_text("秒后自动开始下一局")
         if hand == 0:
-            shoot(page, "hand-end")
+            shoot(page, f"hand-end-{preset}")
             sheet_fits_sideways(page)
         sheet.locator('[data-role="continue"]').click()
-        # the only person at the table has read it: the next hand comes at once, not after 15 s
-        expect(page.locator('[data-role="hand-no"]')).to_have_text(f"第{hand + 2}/{HANDS}局", timeout=10_000)
+        # the only person at the table has read it: the next hand comes at once, not after the room's
+        # countdown (NEXT_HAND_SECONDS, 120 s: a busy machine's slowness is well inside it)
+        expect(page.locator('[data-role="hand-no"]')).to_have_text(
+            f"第{hand + 2}/{HANDS}局", timeout=NEXT_HAND_SECONDS * 1000 // 2
+        )
         expect(sheet).to_have_count(0)
     # the last hand's sheet stays until it is closed, with 查看大结算 instead of 继续
     sheet = page.locator('[data-role="hand-end"]')
     expect(sheet.locator('[data-role="to-summary"]')).to_be_visible()
     expect(sheet.locator('[data-role="continue"]')).to_have_count(0)
-    page.wait_for_timeout(500)  # match_end has arrived by now; the sheet is still shown
+    # match_end has come and the page has handled it (WIRE): the sheet is still shown
+    page.wait_for_function("window.__heard.some((message) => message.type === 'match_end')")
     expect(page.locator('[data-role="summary"]')).to_have_count(0)
-    shoot(page, "hand-end-last", sizes=("desktop",))
+    expect(sheet).to_be_visible()
+    shoot(page, f"hand-end-last-{preset}", sizes=("desktop",))
     sheet.locator('[data-role="to-summary"]').click()
 
 
@@ -138,11 +153,10 @@ def check_summary(page: Page, number: str) -> None:
     expect(summary.locator(".per-hand tbody tr")).to_have_count(HANDS)
     expect(summary.locator('.per-hand [data-role="replay"]')).to_have_count(HANDS)
     shoot(page, "summary")
-    page.set_viewport_size({"width": 390, "height": 844})  # upright: every player's column shows
-    page.wait_for_timeout(150)
+    resize(page, 390, 844)  # upright: every player's column shows
     hidden = summary.locator(".scroll:has(.per-hand)").evaluate("(box) => box.scrollWidth - box.clientWidth")
     assert hidden <= 1, f"{hidden} px of the hands' table are hidden sideways on a phone held upright"
-    page.set_viewport_size({"width": 1280, "height": 800})
+    resize(page, 1280, 800)
     with page.expect_download() as waiting:
         summary.locator('[data-role="save-image"]').click()
     download = waiting.value
@@ -186,10 +200,11 @@ def dissolve_at_once(page: Page, base_url: str) -> None:
 
 def test_a_whole_nanning_match_then_the_summary_and_history(pages: Watched, base_url: str) -> None:
     page = pages.page("desktop")
+    page.add_init_script(WIRE)
     enter(page, base_url, "阿南")
     number = create_room_with_bots(page, "nanning")
     page.click('[data-role="start"]')
-    play_match_pressing_continue(page)
+    play_match_pressing_continue(page, "nanning")
     check_summary(page, number)
     dissolve_at_once(page, base_url)
 
@@ -225,11 +240,12 @@ def test_a_whole_match_in_nanjing_and_enshi(pages: Watched, base_url: str) -> No
     motion and every win or claim shows its word."""
     for preset, name in (("nanjing", "南京麻将"), ("enshi", "恩施麻将")):
         page = pages.page("desktop")
+        page.add_init_script(WIRE)
         enter(page, base_url, f"打{preset[:2]}")
         number = create_room_with_bots(page, preset)
         page.evaluate(WATCH_MOTION)
         page.click('[data-role="start"]')
-        play_match_pressing_continue(page)
+        play_match_pressing_continue(page, preset)
         summary = page.locator('[data-role="summary"]')
         expect(summary).to_be_visible()
         facts = summary.locator('[data-role="summary-facts"]').inner_text()

@@ -36,6 +36,8 @@ def room_with_friends(host: Page, friends: list[Page], base_url: str, dissolve_s
         form.locator('input[name="name"]').fill(["乙", "丙"][index])
         form.locator("button").click()
         friend.click('[data-role="ready"]')
+        # the server has it (the host's start refuses a player not ready): the button turns to 取消准备
+        expect(friend.locator('[data-role="ready"]')).to_have_text("取消准备")
     host.click('[data-role="fill"]')
     expect(host.locator(".seat-row.bot")).to_have_count(3 - len(friends))
     host.click('[data-role="start"]')
@@ -117,8 +119,10 @@ def test_silence_until_the_countdown_ends_counts_as_agreement(pages: Watched, ba
     ask(host)
     countdown = friend.locator(f'{VOTE} [data-role="dissolve-countdown"]')
     expect(countdown).to_contain_text("Silence counts as agreement in")
+    # The room's 10 s (not the default 60), counting down: a busy machine may have used any of them
+    # before the friend's page is read.
     seconds = int("".join(ch for ch in countdown.inner_text() if ch.isdigit()))
-    assert 7 <= seconds <= 10, seconds
-    for page in (host, friend):
-        expect(page.locator('[data-role="summary"]')).to_be_visible(timeout=15_000)
+    assert 0 <= seconds <= 10, seconds
+    for page in (host, friend):  # the vote ends with its countdown (not timed here: a busy machine is slow)
+        expect(page.locator('[data-role="summary"]')).to_be_visible(timeout=30_000)
     expect(friend.locator("#toast")).to_have_text("Time is up: silence counts as agreement, the game ends")

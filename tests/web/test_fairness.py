@@ -30,7 +30,7 @@ from hupai.sim import play_hand
 from hupai.tiles import format_tiles, parse_tiles
 
 from .conftest import Watched
-from .support import create_room_with_bots, enter, play_hand_by_clicking, shoot
+from .support import create_room_with_bots, enter, play_hand_by_clicking, resize, shoot
 
 HEX64 = re.compile(r"[0-9a-f]{64}")
 
@@ -67,7 +67,6 @@ def test_a_hand_is_contributed_to_fingerprinted_and_verified_in_the_page(
 ) -> None:
     page = pages.page()
     enter(page, base_url, "公平")
-    page.fill('[data-role="create"] input[name="next_hand"]', "120")  # time to read the sheet
     number = create_room_with_bots(page)
     page.click('[data-role="start"]')
     commitment, mine = details_while_playing(page)
@@ -99,7 +98,7 @@ def test_a_hand_is_contributed_to_fingerprinted_and_verified_in_the_page(
     shoot(page, "fairness-en")
     page.keyboard.press("Escape")
     page.click("#lang")
-    page.set_viewport_size({"width": 844, "height": 390})  # on a phone held sideways: read from the top
+    resize(page, 844, 390)  # on a phone held sideways: read from the top
     sheet.locator('[data-role="fair-details"]').click()
     expect(dialog.locator('[data-role="fair-secret"]')).to_have_text(fair["secret"])
     assert dialog.locator(".modal-box").evaluate("(box) => box.scrollHeight > box.clientHeight")

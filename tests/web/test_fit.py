@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from .conftest import ARTIFACTS, SIZES, Watched
-from .support import create_room_with_bots, enter, no_horizontal_overflow, prepared_server
+from .support import create_room_with_bots, enter, no_horizontal_overflow, prepared_server, resize
 
 
 @pytest.fixture(scope="module")
@@ -43,8 +43,7 @@ def test_an_enshi_hand_with_everything_laid_fits_every_size(pages: Watched, layi
     expect(page.locator('.mine [data-role="multiplier"]')).to_have_text("×2048")
     for language in ("zh", "en"):
         for size, (width, height) in SIZES.items():
-            page.set_viewport_size({"width": width, "height": height})
-            page.wait_for_timeout(200)
+            resize(page, width, height)
             page.screenshot(path=ARTIFACTS / f"table-enshi-laid-{language}-{size}.png")
             assert no_horizontal_overflow(page) <= 1, (language, size)
             crossing = outside(page, '.hand-tile, [data-role="laid"], [data-role="multiplier"], .mine .meld')

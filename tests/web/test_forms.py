@@ -5,11 +5,12 @@ and keeps what the player typed and chose; it never brings back a page the playe
 from __future__ import annotations
 
 import re
+import uuid
 
 from playwright.sync_api import Page, expect
 
 from .conftest import Watched
-from .support import enter, shoot
+from .support import enter, resize, shoot
 
 RAW_VALUES = ("own_pung", "others_pung", "dealer_win", "big_hand", "three_discarded", "kanchan_or_edge")
 NN_HAND = ("123m456p789s1122z", "2z")  # 平胡 of Nanning, self-drawn on 2z
@@ -29,12 +30,11 @@ def fits_a_phone(page: Page, selector: str) -> None:
     """The element's right edge is on a 390 px wide screen (a phone's layout viewport grows with a
     too-wide page, so the page's own scroll width does not tell)."""
     original = page.viewport_size
-    page.set_viewport_size({"width": 390, "height": 844})
-    page.wait_for_timeout(100)
+    resize(page, 390, 844)
     right = page.evaluate(f"document.querySelector('{selector}').getBoundingClientRect().right")
     assert right <= 390, f"{selector} reaches {right} px on a 390 px phone"
     if original is not None:
-        page.set_viewport_size(original)
+        resize(page, original["width"], original["height"])
 
 
 def open_calculator(page: Page, preset: str) -> None:
@@ -91,9 +91,11 @@ def test_a_language_switch_in_the_lobby_keeps_the_form(page: Page, base_url: str
     expect(page.locator('[data-role="calc"] h1')).to_have_text("Score calculator")
     expect(page.locator('[data-role="create"]')).to_have_count(0)
     page.click('header [data-i18n="nav.history"]')
+    expect(page.locator('[data-role="history-title"]')).to_have_text("My games")
     expect(page.locator('[data-role="calc"]')).to_have_count(0)
     switch_language(page, "zh")
-    page.wait_for_timeout(200)
+    expect(page.locator('[data-role="history-title"]')).to_have_text("我的战绩")  # the switch, handled here
+    page.wait_for_timeout(200)  # a lobby brought back would come after its fetches: a moment to look
     expect(page.locator('[data-role="create"]')).to_have_count(0)
 
 
@@ -120,7 +122,7 @@ def test_the_rule_card_shows_labels_not_raw_values(pages: Watched, base_url: str
         triggers = create.locator('[data-choices="bixiahu_triggers"] input[type="checkbox"]')
         expect(triggers).to_have_count(9)  # every cause of 比下胡 as a labelled box
         expect(create.locator('[data-choices="bixiahu_triggers"]')).to_contain_text("庄家胡")
-        assert create.locator('[data-choices="bixiahu_triggers"] input:checked').count() == 5
+        expect(create.locator('[data-choices="bixiahu_triggers"] input:checked')).to_have_count(5)
         create.locator('[data-role="more-rules"] summary').click()
         expect(create.locator('[data-choices="yajue_source"] input[type="checkbox"]')).to_have_count(3)
         penalty = create.locator('input[type="number"][name="escape_penalty"]')  # the server's bounds
@@ -190,7 +192,7 @@ def test_the_calculator_keeps_its_input_and_result_across_a_language_switch(
     sheet.scroll_into_view_if_needed()
     shoot(page, "calculator")
     fits_a_phone(page, '[data-role="calc"]')
-    page.set_viewport_size({"width": 390, "height": 844})  # the palette's tiles take a fingertip
+    resize(page, 390, 844)  # the palette's tiles take a fingertip
     pick = page.locator(".palette .pick svg.tile").first.bounding_box()
     assert pick is not None and pick["width"] >= 24 and pick["height"] >= 32, pick
     page.set_viewport_size({"width": 1280, "height": 800})
@@ -277,8 +279,9 @@ def test_an_enshi_calculator_asks_for_the_pizi_and_scores_a_chow(page: Page, bas
 def test_log_out_everywhere_ends_every_session(pages: Watched, base_url: str) -> None:
     """A registered player on two devices: 所有设备都退出 on the phone ends the desktop's session too."""
     phone = pages.page("portrait")
-    enter(phone, base_url, "两台设备")
-    account = {"name": "两台设备", "password": "correct horse battery"}
+    name = f"两台设备{uuid.uuid4().hex[:8]}"  # a name of its own: the server is the whole session's
+    enter(phone, base_url, name)
+    account = {"name": name, "password": "correct horse battery"}
     assert phone.request.post(f"{base_url}api/register", data=account).ok  # keeps the guest's games
     desk = pages.page("desktop")
     assert desk.request.post(f"{base_url}api/login", data=account).ok  # a second session

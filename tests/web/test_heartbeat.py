@@ -5,17 +5,21 @@ from __future__ import annotations
 
 import os
 import signal
-import time
 from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
 from ..server_support import free_port, running_server
 from .conftest import Watched
-from .support import create_room_with_bots, enter
+from .support import WIRE, create_room_with_bots, enter
 
 PING_AFTER_SECONDS = 2.5  # room.js: PING_AFTER_MS
 PONG_WITHIN_SECONDS = 2.0  # room.js: PONG_WITHIN_MS
+TICK_SECONDS = 0.25  # room.js: the client's timer, which looks at the heartbeat
+# The page's timers run late on a busy machine (the suite runs on more workers than cores): the new
+# socket may come this much after the heartbeat's own bound and still be the heartbeat's doing. A
+# socket kept until the browser noticed the dead connection by itself would take minutes.
+LATE_SECONDS = 2.0
 
 
 def test_a_silent_server_is_given_up_and_the_table_comes_back(pages: Watched, tmp_path: Path) -> None:
@@ -24,24 +28,25 @@ def test_a_silent_server_is_given_up_and_the_table_comes_back(pages: Watched, tm
     # Bots that think a long while: the table is quiet, as when a person thinks.
     with running_server(url, port, bot_delay_seconds=60, deal_wait_seconds=0) as server:
         page: Page = pages.page("desktop")
-        sockets: list[float] = []
-        page.on("websocket", lambda _socket: sockets.append(time.monotonic()))
+        page.add_init_script(WIRE)  # the page's clock at each socket it opens, and what it hears
         enter(page, f"http://127.0.0.1:{port}/", "心跳")
         create_room_with_bots(page, "nanjing")
         page.click('[data-role="start"]')
         expect(page.locator(".table")).to_be_visible()
-        time.sleep(PING_AFTER_SECONDS + 1)  # a quiet table pings, and its own server answers
-        assert len(sockets) == 1, "a quiet table that its server answers keeps its socket"
+        # A quiet table pings, and its own server answers: it keeps its socket.
+        page.wait_for_function("window.__heard.some((message) => message.type === 'pong')")
+        assert page.evaluate("window.__sockets.length") == 1, "a table its server answers kept its socket"
+        stopped = page.evaluate("performance.now()")  # taken before the stop: the interval is no shorter
         os.kill(server.pid, signal.SIGSTOP)
-        stopped = time.monotonic()
         try:
-            deadline = stopped + PING_AFTER_SECONDS + PONG_WITHIN_SECONDS + 3
-            while len(sockets) < 2 and time.monotonic() < deadline:
-                page.wait_for_timeout(200)
-            assert len(sockets) >= 2, "the page kept a socket its server no longer answers"
-            assert sockets[1] - stopped <= PING_AFTER_SECONDS + PONG_WITHIN_SECONDS + 1
+            page.wait_for_function("window.__sockets.length >= 2", timeout=60_000)
+            given_up = (page.evaluate("window.__sockets[1]") - stopped) / 1000
+            # The last message may have come just before the stop: a ping once the socket has been
+            # quiet PING_AFTER, given up PONG_WITHIN after it, each looked at on the next tick.
+            bound = PING_AFTER_SECONDS + PONG_WITHIN_SECONDS + 2 * TICK_SECONDS
+            assert given_up <= bound + LATE_SECONDS, f"the page kept its silent socket {given_up:.1f} s"
             expect(page.locator(".banner.offline")).to_be_visible()
         finally:
             os.kill(server.pid, signal.SIGCONT)
-        expect(page.locator(".banner.offline")).to_have_count(0, timeout=10_000)
+        expect(page.locator(".banner.offline")).to_have_count(0)
         expect(page.locator(".table")).to_be_visible()

@@ -67,16 +67,19 @@ def test_a_friend_follows_the_link_and_sits_down(pages: Watched, base_url: str) 
     expect(qr).to_be_visible()
     host.wait_for_function("document.querySelector('[data-role=\"invite-qr\"]').complete")
     assert host.evaluate("document.querySelector('[data-role=\"invite-qr\"]').naturalWidth") > 0
+    # Each copy's toast (what was copied) comes once the copy is done: then the clipboard is read.
+    toast = host.locator("#toast")
     invite.locator('[data-role="copy-link"]').click()
-    expect(host.locator("#toast")).to_contain_text("已复制")
+    expect(toast).to_have_text(f"已复制: {link}")
     assert host.evaluate("navigator.clipboard.readText()") == link
     invite.locator('[data-role="copy-number"]').click()
+    expect(toast).to_have_text(f"已复制: {number}")
     assert host.evaluate("navigator.clipboard.readText()") == number
     # over plain http on a LAN address there is no clipboard API: the old copy command does it
     host.evaluate("Object.defineProperty(window, 'isSecureContext', {value: false})")
     host.evaluate("navigator.clipboard.writeText('')")
     invite.locator('[data-role="copy-link"]').click()
-    expect(host.locator("#toast")).to_contain_text("已复制")
+    expect(toast).to_have_text(f"已复制: {link}")
     assert host.evaluate("navigator.clipboard.readText()") == link
     shoot(host, "invite")
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from playwright.sync_api import Page, expect
 
 from .conftest import ARTIFACTS, SIZES, Watched
-from .support import create_room_with_bots, enter, play_hand_by_clicking, shoot, touch_friendly
+from .support import create_room_with_bots, enter, play_hand_by_clicking, resize, shoot, touch_friendly
 
 
 def test_a_whole_hand_by_clicking_then_its_replay(page: Page, base_url: str) -> None:
@@ -60,8 +60,7 @@ def test_a_whole_hand_by_clicking_then_its_replay(page: Page, base_url: str) -> 
     shoot(page, "replay")
     replay_fits(page)
     # On a phone held upright the bottom seat's hand is inside the screen's width.
-    page.set_viewport_size({"width": 390, "height": 844})
-    page.wait_for_timeout(200)
+    resize(page, 390, 844)
     bottom = page.locator(".side-bottom").bounding_box()
     assert bottom is not None and bottom["x"] >= 0 and bottom["x"] + bottom["width"] <= 391
 
@@ -71,8 +70,7 @@ def replay_fits(page: Page) -> None:
     enough to read."""
     for size in ("desktop", "landscape"):
         width, height = SIZES[size]
-        page.set_viewport_size({"width": width, "height": height})
-        page.wait_for_timeout(200)
+        resize(page, width, height)
         board = page.locator('[data-role="replay"] [data-role="table"]').bounding_box()
         assert board is not None and board["y"] + board["height"] <= height + 1, (size, board)
         tile = page.locator('[data-role="replay"] .river svg.tile').first.bounding_box()

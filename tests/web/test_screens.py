@@ -17,6 +17,7 @@ from .support import (
     enter,
     no_horizontal_overflow,
     play_hand_by_clicking,
+    settle,
     touch_friendly,
 )
 
@@ -31,7 +32,7 @@ MIN_REPLAY_TILE = 20  # CSS px, on a phone held sideways
 
 def look(page: Page, name: str, language: str, size: str) -> None:
     """The screen as it is: a screenshot, no sideways overflow, no raw key, and on touch the touch rules."""
-    page.wait_for_timeout(150)
+    settle(page)
     page.screenshot(path=ARTIFACTS / f"screen-{name}-{language}-{size}.png")
     assert no_horizontal_overflow(page) <= 1, f"{name} is wider than the screen ({language}, {size})"
     text = page.evaluate("document.body.innerText")
@@ -76,8 +77,9 @@ def test_every_screen_fits_and_speaks_the_players_language(
     number = create_room_with_bots(page, "nanjing")
     look(page, "waiting", language, size)
     page.click('[data-role="start"]')
-    expect(page.locator(".hand-tile").first).to_be_visible()
-    page.wait_for_timeout(300)
+    # The dealer's turn: the table waits for this player, and nothing moves once the deal has landed.
+    expect(page.locator(".hand-tile.playable").first).to_be_visible()
+    settle(page)
     own_tiles_inside(page)
     look(page, "table", language, size)
 
@@ -93,7 +95,7 @@ def test_every_screen_fits_and_speaks_the_players_language(
     expect(board).to_be_visible()
     page.click('[data-go="last"]')  # the hand as it ended: every river full
     expect(board.locator(".river svg.tile").first).to_be_visible()
-    page.wait_for_timeout(300)
+    settle(page)
     assert not NOTATION.search(page.locator(".replay").inner_text())
     if size == "landscape":  # the rivers' tiles (the open hands along the edges are drawn at 0.85 of them)
         tiles = board.locator(".river svg.tile:not(.sideways)").all()

@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 from hupai.server.table.social import BURST, EVERY_SECONDS
 
 from .conftest import Watched
-from .support import enter, shoot
+from .support import WIRE, enter, shoot
 from .test_dissolve_vote import room_with_friends
 
 # The page's speech goes to a list the test reads (no audio device here).
@@ -36,6 +36,7 @@ def test_a_phrase_and_an_emote_reach_the_other_player_until_muted(pages: Watched
     host = pages.page("desktop")
     friend = pages.page("portrait")
     friend.add_init_script(SPEECH)
+    friend.add_init_script(WIRE)  # what the friend's page hears, once it has handled it
     enter(host, base_url, "甲")
     room_with_friends(host, [friend], base_url, 60)
 
@@ -48,14 +49,16 @@ def test_a_phrase_and_an_emote_reach_the_other_player_until_muted(pages: Watched
     bubble = friend.locator('[data-role="bubble"][data-seat="0"]')
     expect(bubble).to_have_text("不要走，决战到天亮")
     first_said = time.monotonic()  # (after the server took it)
-    box, plate = (
+    # The speaker sees it too (each bubble shows for a few seconds: looked at first).
+    expect(host.locator('[data-role="bubble"][data-seat="0"]')).to_have_text("不要走，决战到天亮")
+    bubble.evaluate("(element) => Promise.all(element.getAnimations().map((motion) => motion.finished))")
+    box, plate = (  # where the bubble stays, once it has come in (it grows from its middle)
         bubble.bounding_box(),
         friend.locator('.corner[data-seat="0"] [data-role="plate"]').bounding_box(),
     )
     assert box is not None and plate is not None and abs(box["y"] - (plate["y"] + plate["height"])) < 12
     friend.wait_for_function("window.__spoken.length > 0")
     assert phrases_spoken(friend) == ["不要走，决战到天亮"]
-    expect(host.locator('[data-role="bubble"][data-seat="0"]')).to_be_visible()  # the speaker sees it too
 
     friend.click("#lang")  # a reader in English reads the same phrase in English
     host.click('[data-role="chat"]')
@@ -74,7 +77,7 @@ def test_a_phrase_and_an_emote_reach_the_other_player_until_muted(pages: Watched
         "aria-pressed", "true"
     )
     friend.click('[data-role="chat"]')
-    friend.wait_for_timeout(3600)  # the last bubble has gone
+    expect(friend.locator('[data-role="bubble"]')).to_have_count(0)  # the last bubble has gone
     spoken = len(phrases_spoken(friend))
     # Three things said in a burst empty the seat's allowance: the next is taken once one is back,
     # EVERY_SECONDS after the first (sooner, as on a fast machine, it is refused with slow_down).
@@ -83,7 +86,10 @@ def test_a_phrase_and_an_emote_reach_the_other_player_until_muted(pages: Watched
     host.click('[data-role="chat"]')
     host.locator('[data-role="chat-panel"] [data-phrase="6"]').click()
     expect(host.locator('[data-role="bubble"][data-seat="0"]')).to_have_text("今天手气不错")
-    friend.wait_for_timeout(500)
+    # The friend's page has had it (and handled it): no bubble, nothing spoken.
+    friend.wait_for_function(
+        "window.__heard.some((message) => message.type === 'said' && message.phrase === 6)"
+    )
     expect(friend.locator('[data-role="bubble"]')).to_have_count(0)
     assert len(phrases_spoken(friend)) == spoken
 
@@ -163,12 +169,21 @@ def test_voice_connects_two_players_and_their_sound_flows_while_talk_is_held(
     heard = (
         """() => Number(document.querySelector('[data-role="voice-peer"][data-seat="0"]').dataset.level)"""
     )
-    friend.wait_for_function(f"({heard})() > 0.01", timeout=10_000)
+    friend.wait_for_function(f"({heard})() > 0.01")
     assert int(line.get_attribute("data-bytes") or 0) > 0
     shoot(friend, "voice", sizes=("landscape", "portrait"))
     host.mouse.up()  # let go: silence
     expect(talk).to_have_attribute("aria-pressed", "false")
-    friend.wait_for_timeout(1500)
+    # The silence has reached the friend once the line has been quiet for longer than a beep's second,
+    # on end (what was said just before letting go is on its way for a while: longer on a busy machine).
+    friend.evaluate("window.__loudAt = performance.now()")
+    friend.wait_for_function(
+        f"""() => {{
+          if (({heard})() >= 0.01) window.__loudAt = performance.now();
+          return performance.now() - window.__loudAt > 2000;
+        }}""",
+        polling=50,
+    )
     levels = []
     for _ in range(8):  # the fake microphone beeps each second: two seconds of it, all silent now
         friend.wait_for_timeout(250)
