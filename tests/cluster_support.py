@@ -171,7 +171,7 @@ class Player(threading.Thread):
                 )  # a spectator's way in
             )
             try:
-                with ws_connect(address, open_timeout=3) as connection:
+                with ws_connect(address, open_timeout=10) as connection:  # a busy machine answers slowly
                     if self.want_hints:
                         connection.send(json.dumps({"type": "hints", "on": True}))
                     self._play(connection)

@@ -40,12 +40,14 @@ class BotThread(threading.Thread):
         )  # as shared
         self.seat = seat
         self.seated = threading.Event()
+        self.connected = threading.Event()  # its socket is open: the table's first message came
         self.prompts = 0
         self.summary: dict[str, Any] | None = None
         self.error: BaseException | None = None
 
     def run(self) -> None:
         def on_message(message: dict[str, Any]) -> None:
+            self.connected.set()
             prompt = message.get("prompt")
             if prompt is not None and not prompt["automatic"]:
                 self.prompts += 1
@@ -108,7 +110,7 @@ def test_a_bot_the_host_removes_stops_with_a_reason(port: int) -> None:
         for s in call(port, f"/api/rooms/{number}{with_invite(number)}")["seats"]
         if s["name"] == "电脑·牌效"
     )
-    time.sleep(0.3)  # let it open its socket
+    assert bot.connected.wait(20) and bot.error is None  # removed while it listens at the table
     call(port, f"/api/rooms/{number}/remove", {"seat": seat}, host)
     bot.join(20)
     assert isinstance(bot.error, NetworkBotError)

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import threading
-import time
 from collections.abc import Iterator
+from datetime import datetime, timedelta
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, cast
 
 import pytest
 
+from hupai.server.cluster import leases as leases_module
 from hupai.server.cluster.leases import Leases
 from hupai.server.errors import Conflict
 from hupai.server.schemas import RoomIn
@@ -34,6 +35,27 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
         engine.dispose()
 
 
+class Clock:
+    """The leases' clock, moved on by the test: a lease runs out when the test says so, not when a
+    busy machine happens to take longer than the lease between two calls."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2030, 1, 1)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += timedelta(seconds=seconds)
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
+    fake = Clock()
+    monkeypatch.setattr(leases_module, "utcnow", fake)
+    return fake
+
+
 def playing_room(store: Store) -> int:
     host, _token = store.accounts.create_guest("房主")
     room = store.rooms.create_room(host.id, RoomIn(preset="nanjing", hands=4, bot_level="efficiency"))
@@ -41,8 +63,8 @@ def playing_room(store: Store) -> int:
     return store.rooms.room_id(room.number)
 
 
-def test_one_owner_until_the_lease_runs_out(store: Store) -> None:
-    leases = Leases(store.sessions, seconds=0.5)
+def test_one_owner_until_the_lease_runs_out(store: Store, clock: Clock) -> None:
+    leases = Leases(store.sessions, seconds=10)
     room_id = playing_room(store)
     assert leases.orphans() == [room_id]  # in play, owned by nobody
     first = leases.acquire(room_id, "a")
@@ -51,7 +73,9 @@ def test_one_owner_until_the_lease_runs_out(store: Store) -> None:
     assert leases.acquire(room_id, "a") == first  # the owner renews; the epoch stays
     assert leases.owner(room_id) == "a"
     assert leases.orphans() == []
-    time.sleep(0.6)
+    clock.advance(9.9)
+    assert leases.owner(room_id) == "a"  # still within the lease
+    clock.advance(0.2)
     assert leases.owner(room_id) is None
     assert leases.orphans() == [room_id]
     assert leases.acquire(room_id, "b") == Fence("b", 2)  # taken over: a new epoch
@@ -95,14 +119,14 @@ def test_the_leases_of_a_process_known_gone_end_at_once(store: Store) -> None:
     assert leases.renew("gone") == {rooms[1]: 1}  # one not taken yet it may renew
 
 
-def test_a_stale_owner_cannot_write(store: Store) -> None:
-    leases = Leases(store.sessions, seconds=0.3)
+def test_a_stale_owner_cannot_write(store: Store, clock: Clock) -> None:
+    leases = Leases(store.sessions, seconds=10)
     room_id = playing_room(store)
     old = leases.acquire(room_id, "old")
     assert old is not None
     stale = store.fenced(room_id, old)
     stale.play.add_move(room_id, 0, 0, {"seat": 0, "act": "discard", "tile": "1m"})  # still the owner
-    time.sleep(0.4)  # paused past its lease …
+    clock.advance(11)  # paused past its lease …
     new = leases.acquire(room_id, "new")
     assert new is not None
     with pytest.raises(LeaseLost):  # … and woken after the takeover

@@ -93,15 +93,19 @@ def test_an_unknown_name_costs_one_hash_like_a_known_one(
 def test_hashing_runs_a_few_at_a_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     running = 0
     most = 0
-    lock = threading.Lock()
+    changed = threading.Condition()
 
     def slow_verify(_stored: str) -> None:
         nonlocal running, most
-        with lock:
+        with changed:
             running += 1
             most = max(most, running)
-        time.sleep(0.05)
-        with lock:
+            changed.notify_all()
+            # Until two have run at once, a hash waits for another to start beside it, rather than
+            # hoping that one does within a fixed pause (a busy machine may start the next later).
+            changed.wait_for(lambda: most >= 2, timeout=30)
+        time.sleep(0.05)  # a moment in which a third, were more let through, would run too
+        with changed:
             running -= 1
 
     url = f"sqlite:///{tmp_path / 'hupai.sqlite3'}"

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -214,14 +215,17 @@ class HostileCrowd(RuleBasedStateMachine):
             facts = self.client.portal.call(_table_facts, table)  # type: ignore[union-attr]
             if facts is None:
                 continue
-            state, pending, next_hand_at, preset, changed, seed, seats, hand_index = facts
             stuck = f"room {table.room_id}: a hand in play waits on nobody"
-            assert pending or next_hand_at is not None, stuck
+            assert facts.pending or facts.next_hand_at is not None, stuck
+            # Read after the table was: it may have stored more moves since (and played on), so the
+            # hand in play is rebuilt from as many of its moves as it had played then.
             stored = store.play.moves(table.room_id)
+            now = stored[facts.hand_index] if facts.hand_index < len(stored) else []
+            assert len(now) >= facts.moves_stored, f"room {table.room_id}: a move it stored is missing"
             secret = store.rooms.deal_secret(table.room_id)
             contributions = store.play.contributions(table.room_id)
-            match = Match(load_ruleset(preset, changed), seed=seed, seats=seats)
-            for index in range(hand_index + 1):  # a hand with no move yet has nothing stored
+            match = Match(load_ruleset(facts.preset, facts.changed), seed=facts.seed, seats=facts.seats)
+            for index in range(facts.hand_index + 1):  # a hand with no move yet has nothing stored
                 if secret is None:  # a room made before fair deals: dealt from its seed
                     rebuilt = match.start_hand()
                 else:  # dealt from the hand's secret and the contributions stored before the deal
@@ -233,33 +237,55 @@ class HostileCrowd(RuleBasedStateMachine):
                         fair_room=table.room.number if placed else None,
                         fair_hand=index if placed else None,
                     )
-                for data in stored[index] if index < len(stored) else []:
+                played = stored[index] if index < facts.hand_index else now[: facts.moves_played]
+                for data in played:
                     if data.get("act") == "escape":
                         return
                     step(rebuilt, action_from_dict(data))
-                if index < hand_index:
+                if index < facts.hand_index:
                     match.finish_hand(rebuilt)
-            for seat in (None, 0, 1, 2, 3):
-                assert view(rebuilt, seat).as_dict() == view(state, seat).as_dict()
+            for seat, seen in zip((None, 0, 1, 2, 3), facts.views, strict=True):
+                assert view(rebuilt, seat).as_dict() == seen
 
 
-def _table_facts(table: Table) -> tuple[Any, ...] | None:
-    """A table's live state and what rebuilds it, or None when no hand is in play."""
+@dataclass(frozen=True)
+class TableFacts:
+    """A table at one moment of its event loop: what it showed and what rebuilds it."""
+
+    views: list[dict[str, Any]]  # the hand as everyone (None) and each seat saw it
+    pending: dict[int, Any]
+    next_hand_at: float | None
+    preset: str
+    changed: Any
+    seed: int
+    seats: tuple[str, ...]
+    hand_index: int
+    moves_stored: int  # the hand's moves stored …
+    moves_played: int  # … and played: less those stored ahead of a claim window's release
+
+
+def _table_facts(table: Table) -> TableFacts | None:
+    """A table's live state and what rebuilds it, or None when no hand is in play. Taken in the
+    table's own event loop, so that it is of one moment: a move may be stored and not yet played
+    (its write awaited), and the state changes in place as soon as the loop goes on."""
     state = table.state
     if table.match is None or state is None or state.phase is Phase.ENDED or table.task is None:
         return None
     assert not table.task.done(), f"room {table.room_id}: the table task died"
     seating = table.seating
     assert seating is not None
-    return (
-        state,
-        dict(table.pending),
-        table.next_hand_at,
-        table.room.rules.preset,
-        table.room.rules.changed,
-        table.match.seed,
-        tuple(seating.names),
-        len(table.match.results),
+    ahead = sum(pending.stored_as is not None for pending in table.pending.values())
+    return TableFacts(
+        views=[view(state, seat).as_dict() for seat in (None, 0, 1, 2, 3)],
+        pending=dict(table.pending),
+        next_hand_at=table.next_hand_at,
+        preset=table.room.rules.preset,
+        changed=table.room.rules.changed,
+        seed=table.match.seed,
+        seats=tuple(seating.names),
+        hand_index=len(table.match.results),
+        moves_stored=table.moves_in_hand,
+        moves_played=table.moves_in_hand - ahead,
     )
 
 
