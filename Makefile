@@ -86,10 +86,10 @@ lint: sync lock-check
 
 # The summary at the end says what did not run and why (no chromium, no PostgreSQL, …) and which core ran.
 test: lint $(TEST_COMPILE)
-	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadgroup
+	$(BIN)/pytest -n $(TEST_WORKERS)
 
 test-pure: sync
-	HUPAI_PURE=1 $(BIN)/pytest -n $(TEST_WORKERS) --dist loadgroup $(BOTH_BUILDS) src/hupai --ignore=src/hupai/server
+	HUPAI_PURE=1 $(BIN)/pytest -n $(TEST_WORKERS) $(BOTH_BUILDS) src/hupai --ignore=src/hupai/server
 
 # The tests of the train and cluster extras (scikit-learn fits the wait reader, self-play on a local
 # Ray), which `make test` skips without them: the extras join the environment for as long as nothing
@@ -97,7 +97,7 @@ test-pure: sync
 EXTRAS_TESTS := tests/test_cluster.py tests/test_reading.py tests/test_reading_headroom.py
 test-extras: EXTRAS += train cluster
 test-extras: sync $(TEST_COMPILE)
-	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadgroup $(EXTRAS_TESTS)
+	$(BIN)/pytest -n $(TEST_WORKERS) $(EXTRAS_TESTS)
 
 # The references (the bench extra) join the environment for as long as nothing syncs it without them.
 bench: EXTRAS += bench

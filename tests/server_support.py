@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
 import itertools
 import json
 import os
@@ -17,6 +18,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.request
@@ -69,8 +71,9 @@ def database(kind: str, tmp_path: Path) -> Iterator[str]:
 RESTARTABLE_ENV = "HUPAI_TEST_RESTARTABLE_DATABASE_URL"
 PG_CTL_ENV = "HUPAI_TEST_PG_CTL"
 # Tests that stop and start PostgreSQL do it to a cluster of their own, never the one the other tests
-# use at the same time, and one after the other (pytest-xdist's group: `make test` runs --dist loadgroup).
-RESTARTS_POSTGRESQL = pytest.mark.xdist_group("restarts-postgresql")
+# use at the same time, and one after the other: each holds a lock on the cluster (a file lock, so
+# that it holds across pytest-xdist's workers and across test sessions on one machine).
+RESTART_LOCK = Path(tempfile.gettempdir()) / "hupai-tests-restartable-postgresql.lock"
 
 
 @contextmanager
@@ -86,8 +89,10 @@ def restartable_postgresql(tmp_path: Path) -> Iterator[tuple[str, list[str]]]:
         if os.environ.get("CI"):
             pytest.fail(f"CI restarts a PostgreSQL of its own here: set {missing} (.ci/run does)")
         pytest.skip(f"no PostgreSQL to restart: the restart tests need {missing} (.ci/run sets them)")
-    with _postgresql_database(base) as url:
-        yield url, shlex.split(control)
+    with RESTART_LOCK.open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, or the process dies
+        with _postgresql_database(base) as url:
+            yield url, shlex.split(control)
 
 
 @contextmanager

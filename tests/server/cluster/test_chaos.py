@@ -23,14 +23,13 @@ from pathlib import Path
 import pytest
 
 from ...cluster_support import NO_REDIS
-from ...server_support import RESTARTS_POSTGRESQL, restartable_postgresql
+from ...server_support import restartable_postgresql
 
 BENCH = Path(__file__).resolve().parents[3] / "bench" / "failover.py"
 FAULTS = ["kill", "term", "stop", "postgres", "redis"]
 ROOMS = 2
 
 
-@RESTARTS_POSTGRESQL
 def test_every_fault_loses_nothing_and_misleads_nobody(tmp_path: Path) -> None:
     if shutil.which("redis-server") is None:
         if os.environ.get("CI"):

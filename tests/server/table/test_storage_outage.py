@@ -27,7 +27,6 @@ from hupai.replay import replay
 from hupai.server.storage.play import MoveGroup, Play
 
 from ...server_support import (
-    RESTARTS_POSTGRESQL,
     Answers,
     call,
     connect,
@@ -56,7 +55,6 @@ def receive_until(connection: ClientConnection, kind: str, seen: list[dict[str, 
             return message
 
 
-@RESTARTS_POSTGRESQL
 def test_a_database_restart_mid_hand_loses_no_room(tmp_path: Path) -> None:
     with restartable_postgresql(tmp_path) as (url, control):
         database_restarted_mid_hand(url, control, tmp_path)
