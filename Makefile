@@ -31,7 +31,7 @@ TEST_COMPILE := $(if $(filter 0,$(HUPAI_COMPILE)),,compile)
 # are more workers than cores; TEST_WORKERS=0 runs every test in this one process.
 TEST_WORKERS ?= $(shell $(PYTHON) -c 'import os; print(2 * (os.cpu_count() or 1))')
 
-.PHONY: run run-lan test test-pure test-extras lint compile bench bench-server golden clean sync lock lock-check
+.PHONY: run run-lan test checked test-pure test-extras lint compile bench bench-server golden clean sync lock lock-check
 
 $(UV_HOME)/bin/uv: requirements/uv.txt
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "hupai needs Python 3.11 or newer (set PYTHON=...)")'
@@ -84,9 +84,13 @@ lint: sync lock-check
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
-# The summary at the end says what did not run and why (no chromium, no PostgreSQL, …) and which core ran.
-test: lint $(TEST_COMPILE)
+# ruff and mypy run while the core compiles (each one's output kept together), then the suite; its
+# summary says what did not run and why (no chromium, no PostgreSQL, …) and which core ran.
+test:
+	@$(MAKE) --no-print-directory --jobs=2 --output-sync=target checked
 	$(BIN)/pytest -n $(TEST_WORKERS)
+
+checked: lint $(TEST_COMPILE)
 
 test-pure: sync
 	HUPAI_PURE=1 $(BIN)/pytest -n $(TEST_WORKERS) $(BOTH_BUILDS) src/hupai --ignore=src/hupai/server

@@ -15,10 +15,12 @@ import shutil
 import sys
 import sysconfig
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 from setuptools import setup
+from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).resolve().parent
 PACKAGE = ROOT / "src" / "hupai"
@@ -70,4 +72,23 @@ def ext_modules() -> list[Any]:
     return modules
 
 
-setup(ext_modules=ext_modules())
+class ParallelBuildExt(build_ext):  # type: ignore[misc]
+    """Compiles the C files of an extension on every core: mypyc writes a file per module into one
+    extension, which setuptools would compile one after another (42 s here, 25 s on two cores)."""
+
+    def build_extension(self, ext: Any) -> None:
+        compile_one = self.compiler.compile
+
+        def compile_all(sources: list[str], *args: Any, **kwargs: Any) -> list[str]:
+            with ThreadPoolExecutor(os.cpu_count() or 1) as pool:  # each compile is a gcc process
+                parts = list(pool.map(lambda source: compile_one([source], *args, **kwargs), sources))
+            return [built for part in parts for built in part]
+
+        self.compiler.compile = compile_all
+        try:
+            super().build_extension(ext)
+        finally:
+            self.compiler.compile = compile_one
+
+
+setup(ext_modules=ext_modules(), cmdclass={"build_ext": ParallelBuildExt})
