@@ -77,24 +77,39 @@ def create_room_with_bots(
     return number
 
 
+# What a player at the table may do now, read in one round trip to the page: the hand is over, a win
+# is offered, a claim may be let go, or a tile may be discarded (None: nothing, wait for the table).
+NEXT_CLICK = """() => {
+  if (document.querySelector('[data-role="hand-end"]')) return "ended";
+  if (document.querySelector('[data-action="hu"]')) return "hu";
+  if (document.querySelector('[data-action="pass"]')) return "pass";
+  if (document.querySelector(".hand-tile.playable")) return "tile";
+  return null;
+}"""
+
+
+CLICKED = {"hu": '[data-action="hu"] >> nth=0', "pass": '[data-action="pass"] >> nth=0'}
+PLAYABLE = ".hand-tile.playable >> nth=-1"  # the tile just drawn
+
+
 def play_hand_by_clicking(page: Page) -> None:
-    """Win when offered, otherwise pass claims and discard the tile just drawn (double-click)."""
+    """Win when offered, otherwise pass claims and discard the tile just drawn (double-click); after
+    each click, until the page has redrawn what was clicked (it redraws on every update)."""
     deadline = time.monotonic() + HAND_SECONDS
-    while not page.locator('[data-role="hand-end"]').count():
+    while (what := page.evaluate(NEXT_CLICK)) != "ended":
         assert time.monotonic() < deadline, "the hand did not end"
-        win = page.locator('[data-action="hu"]')
-        let_go = page.locator('[data-action="pass"]')
-        tiles = page.locator(".hand-tile.playable")
+        if what is None:
+            page.wait_for_timeout(40)
+            continue
         try:
-            if win.count():
-                win.first.click(timeout=2000)
-            elif let_go.count():
-                let_go.first.click(timeout=2000)
-            elif tiles.count():
-                tiles.last.dblclick(timeout=2000)
-        except Exception:  # the table moved on under the click (the page redraws on every update)
+            clicked = page.locator(CLICKED.get(what, PLAYABLE)).element_handle(timeout=2000)
+            if what == "tile":
+                clicked.dblclick(timeout=2000)
+            else:
+                clicked.click(timeout=2000)
+            clicked.wait_for_element_state("hidden", timeout=10_000)  # a detached element is hidden
+        except Exception:  # the table moved on under the click
             pass
-        page.wait_for_timeout(40)
 
 
 def no_horizontal_overflow(page: Page) -> int:
