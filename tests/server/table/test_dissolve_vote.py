@@ -142,8 +142,9 @@ def test_silence_until_the_countdown_ends_counts_as_agreement(url: str) -> None:
         summary = messages[-1]
         assert summary["type"] == "match_end" and summary["status"] == "dissolved"
         # Not before the room's 10 s (less a millisecond: the countdown is told in whole ms), and
-        # not long after (4 s for a busy machine: the match itself would go on for a minute).
-        assert 10 - 0.001 <= waited < 14, waited
+        # well before the match could have ended by itself (it would go on for a minute at this pace):
+        # what is between is a busy machine's.
+        assert 10 - 0.001 <= waited < 30, waited
         ended = [m["room"]["dissolve_vote"] for m in messages if m["type"] == "room"][-1]
         assert (ended["result"], ended["answers"], ended["ms_left"]) == (
             "timeout",
