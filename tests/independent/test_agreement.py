@@ -247,6 +247,11 @@ def _impossible_pong(data: Record) -> None:
     hand["actions"].insert(hand["actions"].index(action) + 1, {"seat": seat, "act": "pong"})
 
 
+def _fair_data_removed(data: Record) -> None:
+    """One hand's fair object removed, as if it had been dealt from a seed."""
+    del data["hands"][1]["fair"]
+
+
 def _escape_then_play_on(data: Record) -> None:
     """Seat 2 leaves in hand 0; hand 0's next actions and every later hand must not follow."""
     data["hands"][0]["actions"].insert(3, {"seat": 2, "act": "escape"})
@@ -278,6 +283,7 @@ TAMPERS: dict[str, Callable[[Record], None]] = {
     "last hand repeated": _repeat_last_hand,
     "first hand repeated in place": _repeat_first_hand_in_place,
     "discard never held": _never_held,
+    "fair data removed": _fair_data_removed,
     "discard by another seat": _other_seat,
     "impossible pong": _impossible_pong,
     "escape then play": _escape_then_play_on,

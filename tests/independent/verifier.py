@@ -714,6 +714,14 @@ def verify(record: dict[str, Any]) -> list[dict[str, Any]]:
         options = {}
     first_index = record.get("hand_index", 0)
     placing = Placing(record.get("room"))
+    # "In a record where any hand is hupai-fair/2, a hand without its fair object had it removed: it
+    # is not verified" (docs/fairness.md).
+    all_fair = any(
+        isinstance(hand, dict)
+        and isinstance(hand.get("fair"), dict)
+        and hand["fair"].get("algorithm") == "hupai-fair/2"
+        for hand in hands
+    )
     results: list[dict[str, Any]] = []
     match_ended: str | None = None
     for position, hand in enumerate(hands):
@@ -733,6 +741,8 @@ def verify(record: dict[str, Any]) -> list[dict[str, Any]]:
         fair = hand.get("fair")
         if fair is None:
             # "not verifiable" — unless its actions fail, which makes it NOT verified (docs/fairness.md)
+            if all_fair:
+                problems = ["no 'fair' object in a record of hupai-fair/2 hands: removed", *problems]
             results.append({"index": index, "verified": False if problems else None, "problems": problems})
             continue
         algorithm, fair_problems = check_fair(fair, family, options, order)
@@ -821,7 +831,9 @@ def main(argv: list[str]) -> int:
         for caveat in result.get("caveats", []):
             print(f"  note: {caveat}")
     verdicts = [result["verified"] for result in results]
-    return 0 if False not in verdicts and True in verdicts else 1
+    if False in verdicts:
+        return 1
+    return 0 if True in verdicts else 3  # 3: nothing failed, nothing verifiable (docs/fairness.md)
 
 
 if __name__ == "__main__":
