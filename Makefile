@@ -23,7 +23,7 @@ BOTH_BUILDS := tests/test_native.py tests/test_hand_golden.py tests/test_hand_pr
 	tests/test_nanjing_records.py tests/test_nanning_records.py tests/test_enshi_records.py \
 	tests/test_nanjing_scoring.py tests/test_enshi_scoring.py tests/test_nanjing_play.py \
 	tests/test_nanning_play.py tests/test_enshi_play.py tests/test_bots.py tests/test_reading.py \
-	tests/test_tiles.py
+	tests/test_tiles.py tests/test_option_effects.py tests/test_option_space.py tests/test_refusals.py
 WITH_COMPILE := $(if $(filter 1,$(HUPAI_COMPILE)),compile)
 TEST_COMPILE := $(if $(filter 0,$(HUPAI_COMPILE)),,compile)
 # The suite runs on pytest-xdist's workers, each with its own temporary files, databases and ports

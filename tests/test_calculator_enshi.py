@@ -238,6 +238,43 @@ def test_gangshangpao_after_the_discarders_lay() -> None:
     assert list(doubled.deltas) == [-80, -10, -10, 100]
 
 
+# --- a 赖子 standing in a chow (laizi_in_melds, §3.3) -----------------------------------------------
+
+WILD_CHOW = {
+    **ENSHI,
+    "options": {"laizi_in_melds": True},
+    "seat": 2,
+    "melds": [{"kind": "chow", "tile": "2p", "from": 1, "laizi_for": "4p"}],
+    "hand": "123m345s678s9s",
+    "win_tile": "9s",
+}
+
+
+def test_a_laizi_standing_in_a_chow_is_told_and_spoils_hard() -> None:
+    """Seat 2 chowed 234p with a 赖子 for 4p and self-draws 9s: no 赖子 among its concealed tiles, but
+    the one in the chow keeps the hand from 硬 — 小斜 3 from each, where the natural chow pays 6."""
+    stood = score_win(WinSpec.from_dict(WILD_CHOW))
+    assert stood.sheet is not None
+    assert {entry.key: entry.value for entry in stood.sheet.items} == {"xiaoxie": 3}
+    assert list(stood.deltas) == [-3, -3, 9, -3]
+    natural = {**WILD_CHOW, "melds": [{"kind": "chow", "tile": "2p", "from": 1}]}
+    assert list(score_win(WinSpec.from_dict(natural)).deltas) == [-6, -6, 18, -6]
+    # Its own face: 678m with a 赖子 6m is 硬 only with laizi_as_itself_hard.
+    own = {
+        **WILD_CHOW,
+        "melds": [{"kind": "chow", "tile": "6m", "from": 1, "laizi_for": "6m"}],
+        "hand": "123p345s678s9s",
+    }
+    assert list(score_win(WinSpec.from_dict(own)).deltas) == [-3, -3, 9, -3]
+    hard = {**own, "options": {"laizi_in_melds": True, "laizi_as_itself_hard": True}}
+    assert list(score_win(WinSpec.from_dict(hard)).deltas) == [-6, -6, 18, -6]
+    # Written out and read back.
+    spec = WinSpec.from_dict(WILD_CHOW)
+    assert spec.melds[0].laizi_for == tile("4p")
+    assert spec.as_dict()["melds"] == WILD_CHOW["melds"]
+    assert WinSpec.from_dict(json.loads(json.dumps(spec.as_dict(), ensure_ascii=False))) == spec
+
+
 # --- impossible descriptions ------------------------------------------------------------------------
 
 NANJING = {"preset": "nanjing", "seat": 1, "hand": "12233456789m11z", "win_tile": "7m"}
@@ -264,6 +301,29 @@ BAD: list[tuple[dict[str, Any], str]] = [
         {**ES05, "hand": "456p789p123s5s", "melds": [{"kind": "chow", "tile": "4m", "from": 0}]},
         "melds: the chow of 4m (四万) holds a 痞子 or 赖子",
     ),
+    (
+        {**WILD_CHOW, "options": {}},
+        "melds: a 赖子 stands in the chow of 2p (二筒) (laizi_for), but a 赖子 stands in a chow only "
+        "with the option laizi_in_melds",
+    ),
+    (
+        {**WILD_CHOW, "melds": [{"kind": "pung", "tile": "2p", "from": 1, "laizi_for": "2p"}]},
+        "melds: only a chow may hold a 赖子 (laizi_for)",
+    ),
+    (
+        {**WILD_CHOW, "melds": [{"kind": "chow", "tile": "2p", "from": 1, "laizi_for": "5p"}]},
+        "melds: laizi_for names a tile of the chow's run (234p), not 5p (五筒)",
+    ),
+    (
+        {**WILD_CHOW, "melds": [{"kind": "chow", "tile": "2p", "from": 1, "laizi_for": "4p5p"}]},
+        "melds: laizi_for names the one tile a 赖子 stands for",
+    ),
+    (
+        {**WILD_CHOW, "melds": [{"kind": "chow", "tile": "6m", "from": 1}], "hand": "123p345s678s9s"},
+        "name that tile with laizi_for",
+    ),
+    # The 赖子 in the chow is one of the four: with three laid and one in the hand, five.
+    ({**WILD_CHOW, "hand": "123m345s678s6m", "laid": {"0": "6m6m6m"}}, "6m (六万) is used 5 times"),
     ({**ES05, "how": "kong_replacement"}, "a kong_replacement win (杠开) needs the kong"),
     ({**ES05, "how": "kong_replacement", "lays_before": 1}, "lays_before: 1 lays in a row, but laid lists 0"),
     ({**ES05, "lays_before": 1, "laid": {"1": "5m"}}, "lays_before: lays just before the win go with"),
@@ -313,6 +373,7 @@ OPTION_SETS: list[dict[str, Any]] = [
         "gangshangpao_factor": 2,
         "discarder_double": "pihu_only",
         "laizi_as_itself_hard": True,
+        "laizi_in_melds": True,
     },
     {"honours": True, "multi_ron": True, "kong_money": 1, "cap": 100, "gold_cap": 150},
 ]
@@ -342,11 +403,16 @@ def test_every_win_bots_play_is_scored_the_same(options: dict[str, Any]) -> None
                 seen[win.context.kind.value] += 1
                 seen["laid"] += any(player.laid for player in state.seats)
                 seen["lay in chain"] += any(what == "lay" for what, _ in win.context.replacement_chain)
+                seen["laizi in a chow"] += any(
+                    meld.laizi_for is not None for meld in state.seats[win.context.seat].melds
+                )
             match.finish_hand(state)
     assert seen["wins"] >= 80  # every hand so far ends in a win
     assert seen["self_drawn"] and seen["discard"]
     assert seen["laid"] >= seen["wins"] // 2
     assert seen["lay in chain"]  # 杠开 after a lay, or a win on the discard made after one
+    if options.get("laizi_in_melds"):
+        assert seen["laizi in a chow"]  # a win with a 赖子 standing in one of its chows
 
 
 # --- hints ---------------------------------------------------------------------------------------------
@@ -451,3 +517,5 @@ def test_post_api_score_takes_the_pizi_and_the_lays(tmp_path: Path) -> None:
         wrong = client.post("/api/score", json={**ES11, "laid": {"0": "7m"}})
         assert wrong.status_code == 400
         assert "only the 痞子" in wrong.text
+        stood = client.post("/api/score", json=WILD_CHOW).json()
+        assert stood["deltas"] == [-3, -3, 9, -3], stood

@@ -154,7 +154,7 @@ def test_replay_rescores_under_another_rule_card() -> None:
         (
             '{"format": "hupai-record/1", "ruleset": "nanjing", "options": {"base": ' + "9" * 4000 + "},"
             ' "hands": [{"seed": 1}]}',
-            "option 'base' is from 0 to 10000, not a 4000-digit number",
+            "option 'base' is a whole number from 1 to 1000, not a 4000-digit number",
         ),
     ],
 )
@@ -243,3 +243,19 @@ def test_serve_lan_listens_where_friends_reach_it_and_invites_with_that_address(
     finally:
         server.terminate()
         server.wait(timeout=60)  # its stop gives its tables up to 20 s
+
+
+def test_simulate_fair_writes_records_that_verify(tmp_path: Path) -> None:
+    code, out, err = run(
+        "simulate", "--ruleset", "enshi", "--option", "laizi_in_melds=true", "--hands", "16", "--seed", "3",
+        "--bots", "efficiency", "--records", str(tmp_path), "--fair",
+    )  # fmt: skip
+    assert code == 0, err
+    records = sorted(tmp_path.glob("match-*.json"))
+    assert len(records) == 2
+    for path in records:
+        code, out, err = run("verify", str(path))
+        assert code == 0, out + err
+        assert out.count("已验证 verified (hupai-fair/2)") == 8
+    code, _, err = run("simulate", "--hands", "4", "--fair", "--duplicate", "rotations")
+    assert code == 2 and "choose one" in err

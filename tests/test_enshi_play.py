@@ -115,6 +115,47 @@ def test_a_laizi_fills_a_chow_only_where_the_rules_allow_it() -> None:
     assert seat.counts[tile("3p")] == 0 and seat.counts[tile("6m")] == 0  # 3p and the 赖子 went in
 
 
+def test_a_laizi_in_a_chow_lies_in_the_meld_in_place_of_the_tile_it_stands_for() -> None:
+    """laizi_in_melds (§3.3): the meld and its event say which run tile the 赖子 stands for, and the
+    meld's tiles are what lies on the table. 痞子 5m → 赖子 6m."""
+    dealer = "3m7m19p19s28p28s1p9p1s9s"  # lets 3m go
+    # Seat 1 holds 4m, the 痞子 5m (no rule makes it lay it) and a 赖子: 345m takes the 4m and, for the
+    # 5m, the 赖子 — a 痞子 is no tile of a run (§3.3), so it stays in the hand.
+    state = table({0: dealer, 1: "4m5m6m1379p1379s28s"}, preset="enshi", pizi="5m", laizi_in_melds=True)
+    play(state, "0 d 3m")
+    assert Chow(seat=1, tile=tile("3m")) in legal_actions(state, 1)
+    play(state, "1 chow 3m")
+    seat = state.seats[1]
+    [meld] = seat.melds
+    assert (meld.tile, meld.claimed, meld.laizi_for, meld.laizi) == (
+        tile("3m"),
+        tile("3m"),
+        tile("5m"),
+        tile("6m"),
+    )
+    assert meld.tiles() == (tile("3m"), tile("4m"), tile("6m"))
+    assert (seat.counts[tile("4m")], seat.counts[tile("5m")], seat.counts[tile("6m")]) == (0, 1, 0)
+    assert Chowed(1, tile("3m"), tile("3m"), 0, tile("5m"), tile("6m")) in state.events
+    # The 赖子 standing for its own face: 678m of the dealer's 7m with 8m and a 赖子 6m.
+    own = table(
+        {0: "7m3m19p19s28p28s1p9p1s9s", 1: "8m6m1379p1379s258s"},
+        preset="enshi",
+        pizi="5m",
+        laizi_in_melds=True,
+    )
+    play(own, "0 d 7m", "1 chow 6m")
+    [meld] = own.seats[1].melds
+    assert (meld.laizi_for, meld.laizi) == (tile("6m"), tile("6m"))
+    assert meld.tiles() == (tile("6m"), tile("7m"), tile("8m"))
+    # Natural tiles first: holding 2m and 4m, the 赖子 stays in the hand for 234m.
+    plain = table({0: dealer, 1: "2m4m6m1379p1379s28s"}, preset="enshi", pizi="5m", laizi_in_melds=True)
+    play(plain, "0 d 3m", "1 chow 2m")
+    [meld] = plain.seats[1].melds
+    assert (meld.laizi_for, meld.laizi) == (None, None)
+    assert plain.seats[1].counts[tile("6m")] == 1
+    assert Chowed(1, tile("2m"), tile("3m"), 0) in plain.events
+
+
 def test_a_claimed_win_with_a_held_pizi_names_the_rule() -> None:
     """Seat 1 would win on the dealer's 4m were its 痞子 5m an ordinary tile: the refusal says
     有痞子不能胡, not 诈胡 (seat 2 may pong, so the discard is open to claims)."""

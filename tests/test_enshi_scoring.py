@@ -39,7 +39,8 @@ KINDS = {
 }
 
 
-Melds = Mapping[int, Sequence[tuple[str, str, int | None]]]
+# (kind, tile, feeder), or for a chow with a 赖子 in it (laizi_in_melds) also the tile it stands for.
+Melds = Mapping[int, Sequence[tuple[str, str, int | None] | tuple[str, str, int | None, str]]]
 
 
 def tile(text: str) -> int:
@@ -74,9 +75,12 @@ def table(
     for seat, tiles in (laid or {}).items():
         state.seats[seat].laid.extend(parse_tiles(tiles))
     for seat, specs in (melds or {}).items():
-        for kind, meld_tile, feeder in specs:
+        for kind, meld_tile, feeder, *wild in specs:
             player = state.seats[seat]
-            player.melds.append(Meld(KINDS[kind], tile(meld_tile), feeder, len(player.melds)))
+            meld = Meld(KINDS[kind], tile(meld_tile), feeder, len(player.melds))
+            if wild:
+                meld.laizi_for, meld.laizi = tile(wild[0]), state.laizi
+            player.melds.append(meld)
     return state
 
 
@@ -435,6 +439,36 @@ def test_laizi_as_itself_counts_hard_only_with_the_option() -> None:
     assert keys(win(table(melds=melds, laizi_as_itself_hard=True), 2, other, "9s")[0]) == {"xiaoxie": 3}
 
 
+def test_a_laizi_standing_in_a_chow_is_a_laizi_of_the_winning_hand() -> None:
+    """laizi_in_melds (§3.3): seat 2 chowed 234p with a 赖子 for the 4p it lacked; its concealed tiles
+    hold none. That 赖子 is in the winning hand all the same: no 硬 (§5.2), 戳胎 applies (§4.2), and
+    it counts against max_laizi_in_win; with laizi_as_itself_hard only one standing for its own face
+    (a 6m for the 6m of 678m) leaves the hand 硬."""
+    wild, natural = {2: [("chow", "2p", 1, "4p")]}, {2: [("chow", "2p", 1)]}
+    hand = "123m345s678s99s"
+    assert keys(win(table(melds=natural, laizi_in_melds=True), 2, hand, "9s")[0]) == {"xiaoxie": 3, "hard": 2}
+    assert keys(win(table(melds=wild, laizi_in_melds=True), 2, hand, "9s")[0]) == {"xiaoxie": 3}
+    assert settle(table(melds=wild, laizi_in_melds=True), 2, hand, "9s") == [-3, -3, 9, -3]
+    as_itself = table(melds=wild, laizi_in_melds=True, laizi_as_itself_hard=True)
+    assert keys(win(as_itself, 2, hand, "9s")[0]) == {"xiaoxie": 3}  # it stands for 4p, not 6m
+    own_face = {2: [("chow", "6m", 1, "6m")]}
+    other = "123p345s678s99s"
+    assert keys(win(table(melds=own_face, laizi_in_melds=True), 2, other, "9s")[0]) == {"xiaoxie": 3}
+    itself = win(table(melds=own_face, laizi_in_melds=True, laizi_as_itself_hard=True), 2, other, "9s")[0]
+    assert keys(itself) == {"xiaoxie": 3, "hard": 2}
+    # 不能戳胎: a 屁胡 with a 赖子 only in the chow, nobody laid; anybody's lay lifts it.
+    reason = refused(win(table(melds=wild, laizi_in_melds=True), 2, hand, "9s", discarder=3)[0])
+    assert reason.startswith("不能戳胎")
+    laid = win(table(melds=wild, laizi_in_melds=True, laid={0: "5m"}), 2, hand, "9s", discarder=3)[0]
+    assert keys(laid) == {"pihu": 1}
+    # One 赖子 in the chow and one in the hand (as 9s) are two.
+    two = "123m345s678s6m9s"
+    reason = refused(win(table(melds=wild, laizi_in_melds=True, max_laizi_in_win=1), 2, two, "9s")[0])
+    assert reason.startswith("赖子太多") and "holds 2" in reason
+    assert win(table(melds=natural, laizi_in_melds=True, max_laizi_in_win=1), 2, two, "9s")[0].allowed
+    assert win(table(melds=wild, laizi_in_melds=True, max_laizi_in_win=2), 2, two, "9s")[0].allowed
+
+
 def test_open_and_concealed_melds_and_lays() -> None:
     hand = "23m6m456p789p5s4m"
     # A concealed kong keeps 门前清: 大斜 5 × 4.
@@ -614,16 +648,19 @@ def test_next_dealer() -> None:
         ({"discarder_double": "never"}, "'discarder_double' is one of all_wins, pihu_only"),
         ({"next_dealer": "dealer"}, "'next_dealer' is one of winner, next_seat"),
         ({"next_dealer_on_draw": "winner"}, "'next_dealer_on_draw' is one of same_dealer, next_seat"),
-        ({"reserved_tiles": 101}, "reserved_tiles is 0-100"),
-        ({"max_laizi_in_win": 5}, "max_laizi_in_win is 0"),
-        ({"laizi_factor": 0}, "'laizi_factor' is a whole number of 1 or more"),
-        ({"difen": 0}, "'difen' is a whole number of 1 or more"),
-        ({"cap": -1}, "'cap' is from 0 to 10000"),
-        ({"pihu_points": -1}, "'pihu_points' is from 0 to 10000"),
-        ({"cap": 1e30}, "'cap' is from 0 to 10000, not a 31-digit number"),
+        ({"reserved_tiles": 101}, "'reserved_tiles' is a whole number from 0 to 100, not 101"),
+        ({"max_laizi_in_win": 5}, "'max_laizi_in_win' is a whole number from 0 to 4, not 5"),
+        ({"laizi_factor": 0}, "'laizi_factor' is a whole number from 1 to 8, not 0"),
+        ({"difen": 0}, "'difen' is a whole number from 1 to 100, not 0"),
+        ({"cap": -1}, "'cap' is a whole number from 0 to 10000, not -1"),
+        ({"pihu_points": -1}, "'pihu_points' is a whole number from 1 to 100, not -1"),
+        ({"cap": 1e30}, "'cap' is a whole number from 0 to 10000, not a 31-digit number"),
         ({"cap": float("inf")}, "'cap' is a whole number from 0 to 10000, not inf"),
         ({"difen": 10**4000}, "not a 4001-digit number"),
-        ({"diamond_cap": 800, "gold_cap": 0}, "diamond_cap"),
+        ({"diamond_cap": 800, "gold_cap": 0}, "options 'diamond_cap' and 'gold_cap' contradict"),
+        ({"gold_cap": 300}, "options 'gold_cap' and 'cap' contradict: 'gold_cap' must be above 'cap'"),
+        ({"cap": 0}, "options 'gold_cap' and 'cap' contradict: 'gold_cap' needs 'cap'"),
+        ({"laizi_in_melds": True, "chow": False}, "options 'laizi_in_melds' and 'chow' contradict"),
         ({"chuotai": False}, "unknown option 'chuotai'"),
         ({"chow": "maybe"}, "'chow' is true or false"),
     ],

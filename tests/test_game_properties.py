@@ -12,15 +12,18 @@ from pathlib import Path
 
 import pytest
 
+from hupai.bots import make_bot
 from hupai.game import IllegalAction, Match, legal_actions, read_record, record_from_match, step, verify
 from hupai.game.actions import Action, DeclareReady, Discard, Kong, Pass, Pong, Win
-from hupai.game.events import TileDrawn, TilesDealt
+from hupai.game.events import Chowed, TileDrawn, TilesDealt
+from hupai.game.fairness import hand_secret
 from hupai.game.model import SEATS, HandState, Phase
 from hupai.game.record import write_record
 from hupai.game.view import SeatView, events_for, view, view_message
 from hupai.hand import shanten
-from hupai.replay import replay
+from hupai.replay import replay, verify_record
 from hupai.rules import load_ruleset
+from hupai.sim import SimConfig, play_hand, simulate
 
 HANDS = 1600
 HANDS_PER_MATCH = 8
@@ -32,7 +35,7 @@ def tiles_in_play(state: HandState) -> Counter[int]:
     for player in state.seats:
         found.update({kind: count for kind, count in enumerate(player.counts) if count})
         for meld in player.melds:
-            found.update(meld.kind.tiles(meld.tile))
+            found.update(meld.tiles())  # as they lie: a 赖子 standing in a chow is that 赖子
         found.update(player.flowers)
         found.update(player.laid)
         found.update(
@@ -192,6 +195,101 @@ def test_random_play_keeps_every_invariant(preset: str) -> None:
         assert replayed.match.totals == match.totals
     assert hands == HANDS // 2
     assert wins > hands // 5
+
+
+def laizi_chows(state: HandState) -> int:
+    return sum(1 for player in state.seats for meld in player.melds if meld.laizi_for is not None)
+
+
+def check_laizi_chows(state: HandState) -> None:
+    """Each chow with a 赖子 (Enshi's laizi_in_melds): its 赖子 lies in place of one run kind, its event
+    says so, and a win whose chow holds one is not 硬 (§3.3; ``laizi_as_itself_hard`` is off)."""
+    for seat, player in enumerate(state.seats):
+        events = [event for event in state.events if isinstance(event, Chowed) and event.seat == seat]
+        chows = [meld for meld in player.melds if meld.kind.value == "chow"]
+        assert len(events) == len(chows)
+        for event, meld in zip(events, chows, strict=True):
+            assert (event.tile, event.claimed, event.laizi_for, event.laizi) == (
+                meld.tile,
+                meld.claimed,
+                meld.laizi_for,
+                meld.laizi,
+            )
+            if meld.laizi_for is None:
+                assert meld.laizi is None and meld.tiles() == meld.kind.tiles(meld.tile)
+                continue
+            assert meld.laizi == state.laizi is not None
+            run = list(meld.kind.tiles(meld.tile))
+            assert meld.laizi_for in run and meld.laizi_for != meld.claimed
+            run[run.index(meld.laizi_for)] = state.laizi
+            assert meld.tiles() == tuple(run)
+    for win in state.wins:
+        if laizi_chows_of(state, win.context.seat):
+            assert win.sheet is not None and "hard" not in {entry.key for entry in win.sheet.items}
+
+
+def laizi_chows_of(state: HandState, seat: int) -> int:
+    return sum(1 for meld in state.seats[seat].melds if meld.laizi_for is not None)
+
+
+LAIZI_IN_MELDS = {"laizi_in_melds": True}
+
+
+def test_self_play_with_laizi_in_chows_keeps_every_invariant(tmp_path: Path) -> None:
+    """Enshi with ``laizi_in_melds``: bots play 240 hands through hupai.sim with its invariants checked
+    after every step (the tiles conserved, a 赖子 in a chow counted as the 赖子 it is); every match's
+    record replays to the same results, its chows with a 赖子 as played."""
+    config = SimConfig(ruleset="enshi", options=LAIZI_IN_MELDS, hands=240, seed=4, records=str(tmp_path))
+    result = simulate(config)  # raises InvariantError on a broken invariant
+    assert result.hands == 240
+    full_set = Counter(load_ruleset("enshi", LAIZI_IN_MELDS).tile_set())
+    totals: Counter[str] = Counter()
+    stood = wins = 0
+    for path in sorted(tmp_path.glob("match-*.json")):
+        record = read_record(path)
+        replayed = replay(record)
+        for seat, label in enumerate(record.seats):
+            totals[label] += replayed.match.totals[seat]
+        for state in replayed.states:
+            assert tiles_in_play(state) == full_set
+            check_laizi_chows(state)
+            stood += laizi_chows(state)
+            wins += sum(1 for win in state.wins if laizi_chows_of(state, win.context.seat))
+    assert dict(totals) == {label: stats.total for label, stats in result.bots.items()}
+    assert stood >= 30, stood  # the bots do chow with a 赖子: the checks above had something to check
+    assert wins >= 5, wins
+
+
+def test_fair_dealt_hands_with_laizi_in_chows_verify() -> None:
+    """Hands dealt as a server room deals them (hupai-fair/2), played by bots with ``laizi_in_melds``
+    and hupai.sim's invariants: ``hupai verify`` verifies every hand, and the replay reproduces every
+    event, the chows with a 赖子 among them."""
+    ruleset = load_ruleset("enshi", LAIZI_IN_MELDS)
+    stood = 0
+    for seed in range(3):
+        match = Match(ruleset, seed=seed)
+        states = []
+        for index in range(6):
+            state = match.start_hand(
+                fair_secret=hand_secret("c3" * 32, seed * 100 + index),
+                contributions=[f"{index:02x}" * 16, "", "c0ffee", ""],
+                fair_room=f"{seed:06d}",
+                fair_hand=index,
+            )
+            bots = [make_bot("efficiency", seed * 1000 + index * 4 + seat) for seat in range(4)]
+            play_hand(state, bots)
+            match.finish_hand(state)
+            states.append(state)
+            stood += laizi_chows(state)
+        data = write_record(record_from_match(match, states))
+        data["room"], data["hand_index"] = f"{seed:06d}", 0
+        verdicts = verify_record(read_record(json.dumps(data, ensure_ascii=False)))
+        problems = [verdict.problems for verdict in verdicts]
+        assert [verdict.verified for verdict in verdicts] == [True] * len(states), problems
+        replayed = replay(read_record(json.dumps(data, ensure_ascii=False)))
+        assert [state.events for state in replayed.states] == [state.events for state in states]
+        assert replayed.match.totals == match.totals
+    assert stood >= 4, stood
 
 
 def test_full_view_only_after_the_hand_and_spectators_see_no_hand() -> None:

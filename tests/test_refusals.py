@@ -16,9 +16,12 @@ from hupai.bots.selfplay import acting_seat
 from hupai.game.engine import legal_actions, step, win_refusal
 from hupai.game.match import Match
 from hupai.game.model import Phase
+from hupai.game.record import MatchRecord, RecordError, read_record
 from hupai.game.refusal import CODES, NOT_COMPLETE, Refusal
 from hupai.game.view import view
+from hupai.replay import replay
 from hupai.rules import load_ruleset
+from hupai.sim import SimConfig, simulate_matches
 
 I18N = Path(__file__).resolve().parents[1] / "src" / "hupai" / "server" / "web" / "js" / "i18n.js"
 
@@ -72,3 +75,61 @@ def test_a_refusal_is_its_sentence_and_survives_pickling() -> None:
     again = pickle.loads(pickle.dumps(refusal))
     assert (again, again.code, again.params) == (refusal, "sealed", {"seat": 2})
     assert pickle.loads(pickle.dumps(NOT_COMPLETE)).code == "not_complete"
+
+
+# --- re-scoring a record under an option that forbids a win it has -------------------------------
+
+RECORDS = Path(__file__).parent / "data" / "records"
+
+
+def rescored_refusal(record: MatchRecord, options: dict[str, object]) -> str | None:
+    """Why replaying ``record`` under its own card changed by ``options`` fails (None if it does not)."""
+    try:
+        replay(record, ruleset=load_ruleset(record.ruleset, {**record.options, **options}))
+    except RecordError as error:
+        return str(error)
+    return None
+
+
+@pytest.mark.parametrize(
+    ("stem", "options", "rule"),
+    [
+        # A discard win taken by the next seat, which has drawn by the time the record says 胡.
+        ("nanning/n4-26", {"min_points": 100}, "起胡 100"),
+        # A robbed kong: no robbing window opens, the kong stands, the robber's 胡 comes late.
+        ("nanning/n4-12", {"min_points": 100}, "起胡 100"),
+        # 海底炮: the hand ends in a draw before the record's 胡.
+        ("nanning/n4-18", {"min_points": 100}, "起胡 100"),
+        # A seat that passed a win it is no longer offered (the window opened for another seat).
+        ("nanning/nn-007", {"chicken_ron": "tsumo_only"}, "鸡胡不可放炮"),
+    ],
+)
+def test_a_record_rescored_under_a_forbidding_option_names_that_rule(
+    stem: str, options: dict[str, object], rule: str
+) -> None:
+    record = read_record((RECORDS / f"{stem}.json").read_text(encoding="utf-8"))
+    assert rescored_refusal(record, {}) is None
+    refused = rescored_refusal(record, options)
+    assert refused is not None and rule in refused, refused
+    assert "诈胡" not in refused
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "options", "rule"),
+    [
+        ("nanjing", {"small_hand_hard_flowers": 8}, "小胡需门清或8个硬花"),
+        ("enshi", {"max_laizi_in_win": 1}, "赖子太多"),
+    ],
+)
+def test_self_played_records_rescored_refuse_by_the_rule_never_as_not_complete(
+    tmp_path: Path, ruleset: str, options: dict[str, object], rule: str
+) -> None:
+    config = SimConfig(ruleset=ruleset, hands=64, seed=7, records=str(tmp_path), bots=("efficiency",) * 4)
+    simulate_matches(config, range(config.matches))
+    refusals: Counter[str] = Counter()
+    for path in sorted(tmp_path.glob("*.json")):
+        refused = rescored_refusal(read_record(path.read_text(encoding="utf-8")), options)
+        if refused is not None:
+            refusals["named" if rule in refused else refused] += 1
+    assert refusals["named"] >= 1
+    assert set(refusals) == {"named"}, refusals

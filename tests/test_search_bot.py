@@ -14,7 +14,7 @@ from hupai.bots import Bot, BotError, EfficiencyBot, ExpertBot, StrongBot, make_
 from hupai.bots.search import better_than_first, determinized
 from hupai.bots.selfplay import play
 from hupai.game import Phase, new_hand, view
-from hupai.game.model import HandState, MeldKind
+from hupai.game.model import HandState
 from hupai.hand import shanten
 from hupai.rules import load_ruleset
 from hupai.sim import SimConfig, simulate
@@ -41,7 +41,7 @@ def all_tiles(state: HandState) -> Counter[int]:
         )
         tiles.update(seated.laid)
         for meld in seated.melds:
-            tiles.update(MeldKind(meld.kind).tiles(meld.tile))
+            tiles.update(meld.tiles())
     return tiles
 
 

@@ -191,6 +191,9 @@ STAGED: list[tuple[str, dict[int, str], str, str, list[str]]] = [
     ("nanjing", {0: NJ_DEALER, 1: "3556p1479m258s23z", 2: BOTH_WIN[1]}, "1z2z3z5p", "", ROB),
     ("nanning", {0: NJ_DEALER, 1: "3556p1479m258s23z", 2: BOTH_WIN[1]}, "1z2z3z5p", "", ROB),
     ("enshi", {0: ES_DEALER, 1: "3556p1479m258s18p", 2: BOTH_WIN[1]}, "8m8m8m5p", "8s", ROB),
+    # laizi_in_melds: seat 1 chows 234m holding 2m, the 痞子 4m and a 赖子 5m — the 赖子 stands for the
+    # 4m and the 痞子 stays in the hand (to be laid later).
+    ("enshi", {0: ES_DEALER, 1: "2m4m5m1379p1379s28s"}, "", "4m", ["0 d 3m", "1 chow 2m"]),
     ("nanjing", {0: NJ_DEALER, **READY}, "1z5m", "", ["1 ready", "2 ready", "0 d 1p"]),
     ("nanjing", {0: NJ_DEALER, 1: READY[1]}, "1z5m", "", ["1 ready", "0 d 1p"]),
 ]
@@ -278,8 +281,7 @@ def genuine() -> Genuine:
     for number, (name, options) in enumerate(CARDS):
         ruleset = load_ruleset(name, options)
         played = [random_match(ruleset, 1000 * number + seed, 4) for seed in range(30)]
-        if not options.get("laizi_in_melds"):  # the efficiency bot miscounts a chow with a 赖子 in it
-            played += [bot_match(ruleset, 1000 * number + seed, 2) for seed in range(4)]
+        played += [bot_match(ruleset, 1000 * number + seed, 2) for seed in range(4)]
         records += played
         records += [twin for record in played if (twin := without_passes(record)) is not None]
     staged = list(staged_records())
@@ -584,3 +586,48 @@ WHAT = (
     "an action after the hand ended",
     "the wall shortened",
 )
+
+
+# --- a 赖子 standing in a chow (Enshi's laizi_in_melds) ---------------------------------------------------
+
+
+def test_a_chow_with_a_laizi_flows_only_where_the_card_allows_it(tmp_path: Path) -> None:
+    """ES-P3 (a chow of 234p with a 赖子 for the 4p the seat lacks) flows in the page's checker, its
+    赖子 taken from the hand; the same play on a card without laizi_in_melds is refused at the chow, as
+    the engine refuses it. A chow whose run needs the 痞子's kind takes the 赖子 and leaves the 痞子 in
+    the hand, to be laid afterwards."""
+    record = json.loads((SCENARIOS / "enshi" / "es-p3-laizi-in-a-chow-not-hard.json").read_text("utf-8"))
+    strict = copy.deepcopy(record)
+    strict["options"]["laizi_in_melds"] = False
+    chow_at = next(
+        index for index, action in enumerate(record["hands"][0]["actions"]) if action["act"] == "chow"
+    )
+    # 痞子 4m → 赖子 5m: seat 1 chows 234m holding 2m, the 痞子 and a 赖子, then lays the 痞子.
+    ruleset = load_ruleset("enshi", {"laizi_in_melds": True})
+    deal, wall = stack_wall(ruleset, dealer=0, hands={0: ES_DEALER, 1: "2m4m5m1379p1379s28s"}, pizi="4m")
+    state = new_hand(ruleset, dealer=0, deal=deal, wall=wall)
+    run_moves(state, ["0 d 3m", "1 chow 2m", "1 lay 4m", "1 d 8s"])
+    [meld] = state.seats[1].melds
+    assert (meld.laizi_for, meld.laizi) == (parse_tiles("4m")[0], parse_tiles("5m")[0])
+    close_open_window(state)
+    while state.phase is not Phase.ENDED:
+        step(state, lively(random.Random(len(state.events)), legal_actions(state, acting_seat(state))))
+    laid = {
+        "format": "hupai-record/1",
+        "ruleset": "enshi",
+        "options": dict(ruleset.options_dict()),
+        "hands": [
+            {
+                "dealer": 0,
+                "deal": [format_tiles(tiles) for tiles in deal],
+                "wall": format_tiles(wall),
+                "actions": [action_as_dict(action) for action in state.actions],
+            }
+        ],
+    }
+    replay(read_record(laid))  # genuine
+    checked = run_checker([("enshi", record), ("enshi", strict), ("enshi", laid)], tmp_path)["checked"]
+    assert checked[0] == [[]] and checked[2] == [[]], checked
+    [[problem]] = checked[1]
+    assert (problem["action"], problem["code"]) == (chow_at, "chow"), problem
+    assert re.match(rf"hand 0, action {chow_at} ", engine_refusal(strict))

@@ -13,6 +13,10 @@ checks the figures again, and that this script still writes the same files.
 
 ES-01 (the 痞子 names its 赖子; three more 痞子 in play) holds in every record and is checked by the
 tests on all of them; ES-02 (a 9 痞子 names the 1 of its suit) has a record per suit.
+
+The ``opt-*`` records are plays for docs/rules/enshi.md §9 "Each option shown" (ES-OPT-nn): a play on the
+default card and, where the option needs other moves, the same deal and wall played under the changed
+card; ``tests/data/options/enshi.jsonl`` settles them under both cards.
 """
 
 from __future__ import annotations
@@ -43,7 +47,7 @@ JUNK = "19m19p19s28m28p28s4m"  # 13 tiles; a scenario adds the dealer's 14th (it
 @dataclass
 class Scenario:
     name: str  # the file's stem
-    example: str  # docs/rules/enshi.md §10 id (ES-nn) or ES-Pn for the extra play records
+    example: str  # docs/rules/enshi.md §10 id (ES-nn), ES-Pn for the extra play records, ES-OPT-nn (§9)
     source: str  # the seed passage
     title: str
     hands: dict[int, str]  # seats not listed get tiles left to chance (they never discard them)
@@ -53,6 +57,10 @@ class Scenario:
     draws: str = ""
     replacements: str = ""
     options: dict[str, Any] = field(default_factory=dict)
+    # further hands of the match, each {"hands", "draws", "replacements", "moves"} (痞子 5m), dealt by
+    # the dealer the rules give after the hand before (option records: next_dealer); ``expect`` checks
+    # the first hand and, with "totals", the match
+    then: list[dict[str, Any]] = field(default_factory=list)
 
 
 def lines(*rows: tuple[int, int, int, str]) -> list[list[int | str]]:
@@ -496,6 +504,32 @@ SCENARIOS = [
             paid={2: (128, 128, ""), 3: (32, 32, ""), 0: (8, 8, "")},
         ),
     ),
+    # ES-P3: a 赖子 standing in a chow (laizi_in_melds, §3.3). Seat 1 holds 2p and a 赖子 6m but no 4p:
+    # it chows the dealer's 3p into 234p, the 赖子 standing for 4p, so the meld lies as 2p 3p 6m for
+    # everyone to see. It lets 9m go and self-draws 1s: 234m 789p 567s 11s and the chow — no 赖子 among
+    # the concealed tiles, but the one in the chow is a 赖子 of the winning hand, so the hand is not 硬
+    # (§3.3, §5.2). Open and self-drawn: 小斜 3 (§5.1); nobody laid or konged, all M = 1 (§6); each of
+    # the three pays 3 (§7.1) — a 硬 reading would have been 3 × 2 = 6 each.
+    Scenario(
+        name="es-p3-laizi-in-a-chow-not-hard",
+        example="ES-P3",
+        source="§3.3 (laizi_in_melds), §5.1, §5.2 (硬), §7.1",
+        title="laizi_in_melds = true. Seat 1 chows the dealer's 3p with 2p and a 赖子 6m standing for 4p (the "
+        "meld lies as 2p 3p 6m), lets 9m go and self-draws 1s: no 赖子 among its concealed tiles, but the "
+        "one in the chow is in the winning hand, so not 硬 — 小斜 3, all M = 1: 3 from each",
+        options={"laizi_in_melds": True},
+        hands={0: "3p" + JUNK, 1: "2p6m234m789p567s1s9m"},
+        draws="9m9p1p1s",
+        moves=["0 d 3p", "1 chow 2p", "1 d 9m", "2 t", "3 t", "0 t", "1 hu"],
+        expect=settled(
+            winner=1,
+            how="self_drawn",
+            items={"xiaoxie": 3},
+            share=3,
+            multipliers=[1, 1, 1, 1],
+            paid={2: (3, 3, ""), 3: (3, 3, ""), 0: (3, 3, "")},
+        ),
+    ),
     # ES-P2: 荒庄. The three 5m in play and the four 6m are in the seats' hands (nobody lays but seat 1),
     # so every tile drawn can be let go. Seat 1 laid a 赖子 (M1 = 4), but nobody pays on a draw, and the
     # dealer deals again.
@@ -522,23 +556,354 @@ SCENARIOS = [
             "next_dealer": 0,
         },
     ),
+    # --- docs/rules/enshi.md §9 "Each option shown": plays whose settlement an option changes ---------
+    # Each pair is the same deal and wall (the same hands, draws and replacements); the figures are
+    # worked out by hand from §5-§7 in the comments, never taken from the engine.
+    # pizi_flip: the dealer's 14 tiles 678m456p789p123s55s win at once (天胡 has no bonus, §11.1). The
+    # wall's last tile is 5m, its first 1p. Turned from the back: 痞子 5m, 赖子 6m — the 6m of 678m is a
+    # 赖子: 大斜 5, not 硬, 5 from each. Turned from the front (pizi_flip = front): 痞子 1p, 赖子 2p — no
+    # 赖子 in the hand: 硬大斜 5 × 2 = 10 from each (tests/data/options/enshi.jsonl replays it so).
+    Scenario(
+        name="opt-pizi-flip-dealer-daxie",
+        example="ES-OPT-03",
+        source="§2 (the 痞子 turned from the back), §5.1, §5.2",
+        title="The dealer wins on its 14 dealt tiles 678m456p789p123s55s; the wall ends in 5m and starts with 1p. "
+        "痞子 from the back: 5m, so the 6m is a 赖子 — 大斜 5 from each (from the front: 痞子 1p, 赖子 2p, "
+        "硬大斜 10 from each)",
+        hands={0: "678m456p789p123s55s"},
+        draws="1p",
+        moves=["0 hu"],
+        expect=settled(
+            winner=0,
+            how="self_drawn",
+            items={"daxie": 5},
+            share=5,
+            multipliers=[1, 1, 1, 1],
+            paid={1: (5, 5, ""), 2: (5, 5, ""), 3: (5, 5, "")},
+        ),
+    ),
+    # reserved_tiles: seat 2 (硬 234m456p789p123s5s, waiting 5s) self-draws the last live tile, the 54th
+    # (108 − 53 dealt − the 痞子): 硬大斜 10 from each. With 4 tiles reserved the 50th draw is the last:
+    # 荒庄, nobody pays. The 痞子 and every 赖子 sit in hands that never discard them (as in ES-P2).
+    *[
+        Scenario(
+            name=name,
+            example="ES-OPT-04",
+            source="§2 (No reserved tail), §3.5 (荒庄), §5.1",
+            title=title,
+            options=options,
+            hands={
+                0: "5m5m5m6m5s5s1m9m1p9p1s9s2m8m",
+                1: "6m6m6m3m4m7m3p4p7p3s4s7s8p",
+                2: "234m456p789p123s5s",
+                3: "2m8m2p8p2s8s3m7m3p7p3s7s1m",
+            },
+            replacements="5s",  # the last live tile: just before the 痞子 at the back
+            moves=["0 d 8m", *[f"{draw % 4} t" for draw in range(1, draws)], *tail],
+            expect=expect,
+        )
+        for name, title, options, draws, tail, expect in (
+            (
+                "opt-reserved-tiles-last-tile-wins",
+                "Default card (no reserved tail): every seat lets its draw go; seat 2 self-draws the 54th and "
+                "last live tile, 5s: 硬大斜 10 from each",
+                {},
+                54,
+                ["2 hu"],
+                settled(
+                    winner=2,
+                    how="self_drawn",
+                    items={"daxie": 5, "hard": 2},
+                    share=10,
+                    multipliers=[1, 1, 1, 1],
+                    paid={3: (10, 10, ""), 0: (10, 10, ""), 1: (10, 10, "")},
+                ),
+            ),
+            (
+                "opt-reserved-tiles-4-draw",
+                "reserved_tiles = 4: the same deal and wall; the 50th draw is the last live tile, the 5s is "
+                "reserved: 荒庄, nobody pays",
+                {"reserved_tiles": 4},
+                51,
+                [],
+                {
+                    "pizi": "5m",
+                    "laizi": "6m",
+                    "outcome": "draw",
+                    "winners": [],
+                    "multipliers": [1, 1, 1, 1],
+                    "transfers": [],
+                    "deltas": [0, 0, 0, 0],
+                    "next_dealer": 0,
+                },
+            ),
+        )
+    ],
+    # chow: seat 1 (24p234m789p567s1s9m) and the dealer's 3p. Default card: it chows 234p, lets 9m go
+    # and self-draws 1s — open, no 赖子: 硬小斜 3 × 2 = 6 from each. chow = false: no chow; it draws the
+    # 3p the next seat drew before, lets 9m go, and wins on the dealer's 1s with a concealed hand:
+    # 硬大斜 5 × 2 = 10, the dealer 20.
+    Scenario(
+        name="opt-chow-open-hard-xiaoxie",
+        example="ES-OPT-05",
+        source="§3.3 (吃), §5.1, §5.2",
+        title="Default card: seat 1 chows the dealer's 3p into 234p, lets 9m go and self-draws 1s: "
+        "硬小斜 3 × 2 = 6 from each",
+        hands={0: "3p" + JUNK, 1: "24p234m789p567s1s9m"},
+        draws="3p9p1m1s",
+        moves=["0 d 3p", "1 chow 2p", "1 d 9m", "2 t", "3 t", "0 t", "1 hu"],
+        expect=settled(
+            winner=1,
+            how="self_drawn",
+            items={"xiaoxie": 3, "hard": 2},
+            share=6,
+            multipliers=[1, 1, 1, 1],
+            paid={2: (6, 6, ""), 3: (6, 6, ""), 0: (6, 6, "")},
+        ),
+    ),
+    Scenario(
+        name="opt-chow-off-hard-daxie-on-a-discard",
+        example="ES-OPT-05",
+        source="§3.3 (吃), §5.1 (大斜 on a discard), §5.2, §7.1",
+        title="chow = false, the same deal and wall: seat 1 cannot chow the 3p, draws the other 3p, lets 9m "
+        "go and wins on the dealer's 1s with a concealed hand: 硬大斜 10, the dealer 20, the others 10",
+        options={"chow": False},
+        hands={0: "3p" + JUNK, 1: "24p234m789p567s1s9m"},
+        draws="3p9p1m1s",
+        moves=["0 d 3p", "1 d 9m", "2 t", "3 t", "0 t", "1 hu"],
+        expect=settled(
+            winner=1,
+            how="discard",
+            discarder=0,
+            items={"daxie": 5, "hard": 2},
+            share=10,
+            multipliers=[1, 1, 1, 1],
+            paid={2: (10, 10, ""), 3: (10, 10, ""), 0: (20, 20, "")},
+        ),
+    ),
+    # multi_ron: the dealer's 5s completes seat 1 (234m456p789p123s5s) and seat 3 (789m123p678s99s46s),
+    # both concealed, no 赖子: 硬大斜 10 each on a discard. Default: only seat 1, first after the
+    # dealer — the dealer 20, seats 2 and 3 10. multi_ron: both, each settled alone — the dealer pays
+    # 20 + 20, seat 2 10 + 10, seat 1 +40 − 10, seat 3 +40 − 10.
+    *[
+        Scenario(
+            name=name,
+            example="ES-OPT-06",
+            source="§3.3 (one winner), §5.1, §7.1",
+            title=title,
+            options=options,
+            hands={0: "5s" + JUNK, 1: "234m456p789p123s5s", 3: "789m123p678s99s46s"},
+            moves=moves,
+            expect=expect,
+        )
+        for name, title, options, moves, expect in (
+            (
+                "opt-multi-ron-first-winner",
+                "Default card: the dealer's 5s completes seats 1 and 3; only seat 1, first in turn order, "
+                "wins: 硬大斜 10, the dealer 20, the others 10",
+                {},
+                ["0 d 5s", "1 hu"],
+                settled(
+                    winner=1,
+                    how="discard",
+                    discarder=0,
+                    items={"daxie": 5, "hard": 2},
+                    share=10,
+                    multipliers=[1, 1, 1, 1],
+                    paid={2: (10, 10, ""), 3: (10, 10, ""), 0: (20, 20, "")},
+                ),
+            ),
+            (
+                "opt-multi-ron-two-winners",
+                "multi_ron = true: both win on the dealer's 5s, each 硬大斜 10 settled alone: the dealer pays "
+                "20 to each, seat 2 10 to each, seats 1 and 3 10 to each other",
+                {"multi_ron": True},
+                ["0 d 5s", "1 hu", "3 hu"],
+                {
+                    "pizi": "5m",
+                    "laizi": "6m",
+                    "outcome": "win",
+                    "winners": [1, 3],
+                    "items": {"1": {"daxie": 5, "hard": 2}, "3": {"daxie": 5, "hard": 2}},
+                    "shares": {"1": 10, "3": 10},
+                    "multipliers": [1, 1, 1, 1],
+                    "payers": {
+                        "1": [[2, 10, 10, ""], [3, 10, 10, ""], [0, 20, 20, ""]],
+                        "3": [[0, 20, 20, ""], [1, 10, 10, ""], [2, 10, 10, ""]],
+                    },
+                    "deltas": [-40, 30, -20, 30],
+                    "next_dealer": 1,
+                },
+            ),
+        )
+    ],
+    # pass_win_restriction: seat 1 (硬 234m456p789p123s5s) lets seat 3's 5s go, then the dealer lets a
+    # 5s go too. Default: 过水不胡 until seat 1's next discard — no win on the dealer's 5s; seat 1
+    # self-draws the last 5s: 硬大斜 10 from each. Off: the very same moves win on the dealer's 5s:
+    # 硬大斜 10, the dealer 20, the others 10 (the option's entry replays this record so).
+    Scenario(
+        name="opt-pass-win-self-drawn",
+        example="ES-OPT-08",
+        source="§3.5 (过水不胡), §5.1, §5.2, §7.1",
+        title="Default card: seat 1 passes seat 3's 5s; 过水不胡, so it cannot win on the dealer's 5s either, "
+        "and self-draws the last 5s: 硬大斜 10 from each",
+        hands={0: "9m" + JUNK, 1: "234m456p789p123s5s"},
+        draws="1m9p5s5s5s",
+        moves=["0 d 9m", "1 t", "2 t", "3 t", "1 pass", "0 t", "1 hu"],
+        expect=settled(
+            winner=1,
+            how="self_drawn",
+            items={"daxie": 5, "hard": 2},
+            share=10,
+            multipliers=[1, 1, 1, 1],
+            paid={2: (10, 10, ""), 3: (10, 10, ""), 0: (10, 10, "")},
+        ),
+    ),
+    # pass_pung_restriction: seat 1 (77s123m345p678p9s1p) passes seat 3's 7s; the dealer lets the other
+    # 7s go. Default: 过水不碰 — no pung; seat 1 draws 9s, lets 1p go and wins on the dealer's 9s with
+    # a concealed hand (123m 345p 678p 999s 77s): 硬大斜 10, the dealer 20, the others 10. Off: it
+    # pongs the dealer's 7s, lets 1p go and wins on seat 2's 9s (the 9s it would have drawn) with an
+    # open hand: 硬屁胡 1 × 2 = 2, seat 2 4, the others 2.
+    Scenario(
+        name="opt-pass-pung-concealed-daxie",
+        example="ES-OPT-09",
+        source="§3.5 (过水不碰), §5.1, §5.2, §7.1",
+        title="Default card: seat 1 passes seat 3's 7s; 过水不碰, so it cannot pong the dealer's 7s; it draws "
+        "9s and wins on the dealer's 9s, concealed: 硬大斜 10, the dealer 20, the others 10",
+        hands={0: "9m" + JUNK, 1: "77s123m345p678p9s1p"},
+        draws="1m9p7s7s9s2m8p9s",
+        moves=["0 d 9m", "1 t", "2 t", "3 t", "1 pass", "0 t", "1 d 1p", "2 t", "3 t", "0 t", "1 hu"],
+        expect=settled(
+            winner=1,
+            how="discard",
+            discarder=0,
+            items={"daxie": 5, "hard": 2},
+            share=10,
+            multipliers=[1, 1, 1, 1],
+            paid={2: (10, 10, ""), 3: (10, 10, ""), 0: (20, 20, "")},
+        ),
+    ),
+    Scenario(
+        name="opt-pass-pung-off-hard-pihu",
+        example="ES-OPT-09",
+        source="§3.5 (过水不碰), §5.1, §5.2, §7.1",
+        title="pass_pung_restriction = false, the same deal and wall: seat 1 pongs the dealer's 7s after "
+        "passing seat 3's, lets 1p go and wins on seat 2's 9s: 硬屁胡 1 × 2 = 2, seat 2 4, the others 2",
+        options={"pass_pung_restriction": False},
+        hands={0: "9m" + JUNK, 1: "77s123m345p678p9s1p"},
+        draws="1m9p7s7s9s2m8p9s",
+        moves=["0 d 9m", "1 t", "2 t", "3 t", "1 pass", "0 t", "1 pong", "1 d 1p", "2 t", "1 hu"],
+        expect=settled(
+            winner=1,
+            how="discard",
+            discarder=2,
+            items={"pihu": 1, "hard": 2},
+            share=2,
+            multipliers=[1, 1, 1, 1],
+            paid={2: (4, 4, ""), 3: (2, 2, ""), 0: (2, 2, "")},
+        ),
+    ),
+    # laizi_in_melds: ES-P3's deal and wall on the default card. Seat 1 (2p6m234m789p567s1s9m) may not
+    # chow the dealer's 3p with its 赖子 for the 4p; it draws 9m, lets 2p go and wins on the dealer's 1s:
+    # 234m 789p 567s 11s and 99m with the 赖子 as 9m, concealed — 大斜 5 (not 硬), the dealer 10, the
+    # others 5. ES-P3 (laizi_in_melds = true) chows and self-draws a 小斜 3 from each.
+    Scenario(
+        name="opt-laizi-in-melds-off-daxie",
+        example="ES-OPT-12",
+        source="§3.3 (laizi_in_melds), §5.1, §7.1",
+        title="ES-P3's deal on the default card: no 赖子 in a chow, so seat 1 stays concealed, draws 9m, lets 2p "
+        "go and wins on the dealer's 1s: 大斜 5 with a 赖子, the dealer 10, the others 5",
+        hands={0: "3p" + JUNK, 1: "2p6m234m789p567s1s9m"},
+        draws="9m9p1p1s",
+        moves=["0 d 3p", "1 d 2p", "2 t", "3 t", "0 t", "1 hu"],
+        expect=settled(
+            winner=1,
+            how="discard",
+            discarder=0,
+            items={"daxie": 5},
+            share=5,
+            multipliers=[1, 1, 1, 1],
+            paid={2: (5, 5, ""), 3: (5, 5, ""), 0: (10, 10, "")},
+        ),
+    ),
+    # next_dealer: two hands. Seat 2 (23m6m456p789p123s5s) self-draws 4m: 大斜 5 with a 赖子, 5 from each.
+    # The winner deals the next hand (§8): seat 2 deals and wins at once on its 14 tiles
+    # 234m456p789p123s55s (no 赖子, concealed, self-drawn; 天胡 has no bonus, §11.1): 硬大斜 5 × 2 = 10
+    # from each. Match: −5 − 10 = −15 each, seat 2 +15 + 30 = +45. With next_dealer = next_seat the deal
+    # passes to seat 1, so a second hand dealt by seat 2 is refused (tests/data/options/enshi.jsonl).
+    Scenario(
+        name="opt-next-dealer-winner-deals",
+        example="ES-OPT-37",
+        source="§8 (next dealer), §5.1, §5.2, §7.1",
+        title="Seat 2 self-draws a 大斜 (5 from each) and, as the winner, deals the next hand, which it wins at "
+        "once: 硬大斜 10 from each; match −15 / −15 / +45 / −15",
+        hands={0: "3p" + JUNK, 2: "23m6m456p789p123s5s"},
+        draws="9p4m",
+        moves=["0 d 3p", "1 t", "2 hu"],
+        then=[{"hands": {2: "234m456p789p123s55s"}, "moves": ["2 hu"]}],
+        expect={
+            **settled(
+                winner=2,
+                how="self_drawn",
+                items={"daxie": 5},
+                share=5,
+                multipliers=[1, 1, 1, 1],
+                paid={3: (5, 5, ""), 0: (5, 5, ""), 1: (5, 5, "")},
+            ),
+            "totals": [-15, -15, 45, -15],
+        },
+    ),
+    # next_dealer_on_draw: two hands. ES-P2's 荒庄 (nobody pays); the dealer deals again (§8) and wins at
+    # once on 234m456p789p123s55s: 硬大斜 10 from each. With next_dealer_on_draw = next_seat the deal
+    # passes to seat 1, so a second hand dealt by seat 0 is refused.
+    Scenario(
+        name="opt-next-dealer-on-draw-same-dealer",
+        example="ES-OPT-38",
+        source="§3.5 (荒庄), §8 (next dealer), §5.1, §5.2, §7.1",
+        title="ES-P2's 荒庄, nobody pays; the dealer deals again and wins at once: 硬大斜 10 from each; match "
+        "+30 / −10 / −10 / −10",
+        hands={
+            0: "9m5m5m5m1m1p9p1s9s2m8m2p8p2s",
+            1: "6m3m4m7m3p4p7p3s4s7s1m1p1s",
+            2: "6m6m6m9m9p9s2m8m2p8p2s3m4m",
+        },
+        moves=exhaustive_draw_moves(),
+        then=[{"hands": {0: "234m456p789p123s55s"}, "moves": ["0 hu"]}],
+        expect={
+            "pizi": "5m",
+            "laizi": "6m",
+            "outcome": "draw",
+            "winners": [],
+            "transfers": [],
+            "deltas": [0, 0, 0, 0],
+            "next_dealer": 0,
+            "totals": [30, -10, -10, -10],
+        },
+    ),
 ]
 
 
-def play(scenario: Scenario) -> tuple[Match, HandState]:
-    """Stack the wall, deal, and play the scenario's moves through the engine."""
-    ruleset = load_ruleset(PRESET, scenario.options)
+def play_hand(
+    scenario: Scenario,
+    match: Match,
+    *,
+    hands: dict[int, str],
+    draws: str,
+    replacements: str,
+    moves: list[str],
+) -> HandState:
+    """Stack the wall for the match's dealer, deal, and play one hand's moves through the engine."""
     try:
         deal, wall = stack_wall(
-            ruleset,
-            hands=scenario.hands,
-            draws=scenario.draws,
-            replacements=scenario.replacements,
+            match.ruleset,
+            dealer=match.dealer,
+            hands=hands,
+            draws=draws,
+            replacements=replacements,
             pizi=scenario.pizi,
         )
-        match = Match(ruleset, seats=SEAT_NAMES)
         state = match.start_hand(deal=deal, wall=wall)
-        run_moves(state, scenario.moves)
+        run_moves(state, moves)
     except ValueError as error:  # a bad deal or notation, an illegal or unreadable move
         raise SystemExit(f"{scenario.name}: {error}") from None
     close_open_window(state)
@@ -546,17 +911,46 @@ def play(scenario: Scenario) -> tuple[Match, HandState]:
         raise SystemExit(
             f"{scenario.name}: the moves stop before the hand is over (seat {state.turn} to play)"
         )
+    return state
+
+
+def play(scenario: Scenario) -> tuple[Match, HandState]:
+    """Stack the wall, deal, and play the scenario's (first) hand through the engine."""
+    match = Match(load_ruleset(PRESET, scenario.options), seats=SEAT_NAMES)
+    state = play_hand(
+        scenario,
+        match,
+        hands=scenario.hands,
+        draws=scenario.draws,
+        replacements=scenario.replacements,
+        moves=scenario.moves,
+    )
     return match, state
 
 
 def build(scenario: Scenario) -> dict[str, Any]:
     """Play the scenario, check it against its expectation, and return the record."""
     match, state = play(scenario)
+    hands = [HandRecord(dealer=0, actions=tuple(state.actions), deal=state.deal, wall=tuple(state.wall))]
+    for more in scenario.then:
+        match.finish_hand(state)
+        dealer = match.dealer
+        state = play_hand(
+            scenario,
+            match,
+            hands=more.get("hands", {}),
+            draws=more.get("draws", ""),
+            replacements=more.get("replacements", ""),
+            moves=more["moves"],
+        )
+        hands.append(
+            HandRecord(dealer=dealer, actions=tuple(state.actions), deal=state.deal, wall=tuple(state.wall))
+        )
     record = MatchRecord(
         ruleset=PRESET,
         options=match.ruleset.options_dict(),
         seats=tuple(match.seats),
-        hands=(HandRecord(dealer=0, actions=tuple(state.actions), deal=state.deal, wall=tuple(state.wall)),),
+        hands=tuple(hands),
         extra={
             "scenario": {
                 "example": scenario.example,
@@ -602,6 +996,7 @@ def check(data: dict[str, Any]) -> list[str]:
     expect = data["scenario"]["expect"]
     result = replay(read_record(data))
     actual = actual_figures(result.results[0], result.states[0])
+    actual["totals"] = list(result.match.totals)
     return [
         f"{key}: expected {wanted}, got {actual.get(key)}"
         for key, wanted in expect.items()

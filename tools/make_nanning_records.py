@@ -441,7 +441,7 @@ class Line:
     id: str
     source: str
     title: str
-    build: Callable[[], tuple[Script, int]]
+    build: Callable[[], tuple[Script | Rotated, int]]
     expect: dict[
         int, int
     ]  # payer -> what it pays the winner, kong points included where the seed counts them
@@ -449,7 +449,7 @@ class Line:
     options: dict[str, Any] = field(default_factory=dict)
     fish: str = ""
     outcome: str = "win"
-    previous: Callable[[], tuple[Script, int]] | None = None  # a hand played before this one
+    previous: Callable[[], tuple[Script | Rotated, int]] | None = None  # a hand played before this one
     kong_points: tuple[tuple[int, int, int], ...] = ()  # (payer, payee, amount) of every kong point
 
 
@@ -464,7 +464,7 @@ def line(
     id: str,
     source: str,
     title: str,
-    build: Callable[[], tuple[Script, int]],
+    build: Callable[[], tuple[Script | Rotated, int]],
     expect: dict[int, int],
     **kw: Any,
 ) -> None:
@@ -973,6 +973,7 @@ def seed_004_lines() -> None:
         preset=p,
     )
     kong_rows()
+    option_lines()
 
 
 def kong_rows() -> None:
@@ -1002,6 +1003,189 @@ def kong_rows() -> None:
         partial(kong_on_a_kongers_discard, "three"),
         {3: 19},
         kong_points=((1, 2, 1), (2, 3, 1), (3, 0, 1)),
+    )
+
+
+# --- each option shown (docs/rules/nanning.md §9 "Each option shown") ---------------------------------
+# Hands for tests/data/options/nanning.jsonl: each is played under the card it is stored with, and the
+# option test replays it again with one option changed. Their figures are worked from the docs.
+
+
+@dataclass
+class Rotated:
+    """A script written with seat 0 dealing, played with ``dealer`` dealing: every seat moves on by
+    ``dealer`` (a later hand of a match, whose dealer the rules give)."""
+
+    script: Script
+    dealer: int
+
+    def finish(
+        self, preset: str = "nanning", options: dict[str, Any] | None = None, *, fish: str = ""
+    ) -> tuple[list[list[int]], list[int], list[str]]:
+        deal, wall, moves = self.script.finish(preset, options, fish=fish)
+        turned = [deal[(seat - self.dealer) % 4] for seat in range(4)]
+        shifted = []
+        for move in moves:
+            seat, rest = move.split(" ", 1)
+            shifted.append(f"{(int(seat) + self.dealer) % 4} {rest}")
+        return turned, wall, shifted
+
+
+def heavenly_by(dealer: int) -> tuple[Rotated, int]:
+    """天胡 of a plain 门清 hand by ``dealer`` (the second hand of a match)."""
+    script, _ = heavenly()
+    return Rotated(script, dealer), dealer
+
+
+def reserved_tail() -> tuple[Script, int]:
+    """The dealer self-draws a 门清 hand on the fourth tile from the end of the wall (three still to draw)."""
+    script = Script(avoid={parse_tiles("1s")[0]}).hand(0, winner_hand("menqing") + "6z")
+    script.discard(0, "6z").until_end(WALL - 4)
+    script.until(0).draw(0, "1s").hu(0)
+    return script, 0
+
+
+def two_winners() -> tuple[Script, int]:
+    """Seat 2 lets 1s go; seat 1 (门清, waiting on 1s) and seat 3 (七小对, waiting on 1s) both win on it."""
+    script = Script(avoid={parse_tiles("1s")[0]})
+    script.hand(W, winner_hand("menqing")).hand(3, "1133m5577p2299s1s")
+    opening(script)
+    script.until(2).tsumogiri(2, "1s").hu(W).hu(3)
+    return script, W
+
+
+def dealer_among_two_winners() -> tuple[Script, int]:
+    """Seat 3 lets 1s go; the dealer (七小对, waiting on 1s) and seat 1 (门清, waiting on 1s) both win on it."""
+    script = Script(avoid={parse_tiles("1s")[0]})
+    script.hand(0, "1133m5577p2299s1s6z").hand(W, winner_hand("menqing"))
+    script.discard(0, "6z").until(3).tsumogiri(3, "1s").hu(0).hu(W)
+    return script, 0
+
+
+def passed_win(*, wins_on_next: bool) -> tuple[Script, int]:
+    """Seat 1 (门清, waiting on 1s) lets seat 2's 1s go (卖胡). Seat 3 lets 1s go too: seat 1 takes it
+    (``wins_on_next``: the card without 卖胡), or lets it go and self-draws the last 1s on its turn."""
+    script = Script(avoid={parse_tiles("1s")[0]}).hand(W, winner_hand("menqing"))
+    opening(script)
+    script.tsumogiri(W)
+    script.tsumogiri(2, "1s")
+    script.moves.append(f"{W} pass")
+    script.tsumogiri(3, "1s")
+    if wins_on_next:
+        return script.hu(W), W
+    script.until(W).draw(W, "1s").hu(W)
+    return script, W
+
+
+def passed_pung() -> tuple[Script, int]:
+    """Seat 1 lets seat 2's 5p go without punging it, pungs seat 3's 5p (过碰 then 碰) before its own next
+    discard, and wins a plain hand on seat 2's 1s."""
+    script = Script(avoid={parse_tiles("1s")[0]}).hand(W, "123m456m789s1s5p5p1z")
+    opening(script)
+    script.tsumogiri(W)
+    script.tsumogiri(2, "5p")
+    script.moves.append(f"{W} pass")
+    script.tsumogiri(3, "5p").pong(W).discard(W, "1z")
+    script.until(2).tsumogiri(2, "1s").hu(W)
+    return script, W
+
+
+def a_drawn_hand() -> tuple[Script, int]:
+    """Nobody wins: every tile is drawn and let go; seat 3 draws the last one (荒庄)."""
+    script = Script()
+    opening(script)
+    script.until_end(WALL)
+    return script, 3
+
+
+def option_lines() -> None:
+    s = "docs/rules/nanning.md §9 Each option shown"
+    line(
+        "OPT-RESERVED-TAIL",
+        s,
+        "The dealer self-draws 门清 with three tiles still in the wall: 4 each (海底捞月 when they are reserved)",
+        reserved_tail,
+        each(4, 0),
+    )
+    line(
+        "OPT-MULTI-RON",
+        s,
+        "一炮双响: seat 3 pays the dealer (七小对 12) and seat 1 (门清 4); the dealer won, stays (the card's "
+        "dealer_if_won_else_next), and has 天胡: 8 each",
+        heavenly,
+        each(8, 0),
+        options={"next_dealer_on_multiron": "dealer_if_won_else_next"},
+        previous=dealer_among_two_winners,
+    )
+    line(
+        "OPT-PASS-WIN",
+        s,
+        "卖胡: seat 1 lets seat 2's 1s go, may not take seat 3's 1s, and self-draws the last 1s: 4 each",
+        partial(passed_win, wins_on_next=False),
+        each(4),
+    )
+    line(
+        "OPT-PASS-WIN-LIFTED",
+        s,
+        "Without 卖胡: seat 1 lets seat 2's 1s go and wins on seat 3's 1s (门清 on a discard, 4)",
+        partial(passed_win, wins_on_next=True),
+        {3: 4},
+        options={"pass_win_restriction": False},
+    )
+    line(
+        "OPT-PASS-PUNG",
+        s,
+        "Seat 1 lets seat 2's 5p go, pungs seat 3's 5p and wins a plain hand on seat 2's 1s: 2",
+        passed_pung,
+        {2: 2},
+    )
+    line(
+        "OPT-CHAIN-KONG",
+        s,
+        "B adds a kong to A's pung, then two concealed kongs in a row: A pays 1 + 1 + 1 = 3 (the hand is drawn)",
+        lambda: kong_row("5p", (0,), concealed="7s3m"),
+        {0: 3},
+        outcome="draw",
+    )
+    line(
+        "OPT-MULTIRON-DEALER",
+        s,
+        "一炮双响 (seat 2 deals in to seats 1 and 3), so seat 2 deals the next hand, and has 天胡: 8 each",
+        lambda: heavenly_by(2),
+        each(8, 2),
+        previous=two_winners,
+    )
+    line(
+        "OPT-DRAW-DEALER",
+        s,
+        "荒庄, seat 3 drew the last tile and deals the next hand, and has 天胡: 8 each",
+        lambda: heavenly_by(3),
+        each(8, 3),
+        previous=a_drawn_hand,
+    )
+    line(
+        "OPT-MOMA",
+        s,
+        "Seat 3 self-draws 门清, 4 each; the next two tiles are 4万 and 8条 (摸码 codes, when it is on)",
+        moma,
+        each(4, 3),
+    )
+    line(
+        "OPT-EXTRAS",
+        s,
+        "The dealer wins 门清 on seat 2's discard: 4; the back of the wall is 白 南 4万 9条 (fish or horses, when on)",
+        lambda: dealer_with_fish("discard"),
+        {2: 4},
+        fish="5z2z4m9s",
+    )
+    line(
+        "OPT-FISHING-COUNT",
+        s,
+        "The dealer wins 天胡 (8 each), then self-draws 门清 again (4 each); the back of the wall is 5万 红中 7条",
+        fishing_win,
+        each(4, 0),
+        fish="5m7z7s",
+        previous=heavenly,
     )
 
 

@@ -53,7 +53,7 @@ from hupai.bots.reading import WaitReader, load_reader, ready_features, wait_fea
 from hupai.bots.simple import best_discard
 from hupai.bots.strong import StrongBot
 from hupai.game.actions import Discard
-from hupai.game.model import HandState, MeldKind
+from hupai.game.model import HandState
 from hupai.game.view import PublicSeat, SeatView
 from hupai.hand import waits
 from hupai.sim import SimConfig, simulate
@@ -303,9 +303,8 @@ def inferred_waits(
             if order < at:
                 seen_then[kind] += 1
         for meld in shown.melds:
-            if meld.tile is not None:
-                for tile in MeldKind(meld.kind).tiles(meld.tile):
-                    seen_then[tile] += 1
+            for tile in meld.tiles():  # as they lie (a 赖子 standing in a chow is a 赖子)
+                seen_then[tile] += 1
     pool = unseen_from(view)
     hits = [0] * KINDS
     kept = 0

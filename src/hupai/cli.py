@@ -6,8 +6,9 @@ import contextlib
 import json
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
+from functools import partial
 from importlib.resources import files
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
@@ -193,25 +194,15 @@ def demo(
 
 
 def _parse_options(pairs: Sequence[str]) -> dict[str, object]:
+    """``name=value`` pairs, the values as written: each option reads its own text (true/false, a whole
+    number, a word, a comma-separated list), as at room creation (hupai.rules.options)."""
     options: dict[str, object] = {}
     for pair in pairs:
         name, separator, value = pair.partition("=")
         if not separator or not name.strip():
             _fail(f"--option takes name=value, not {pair!r}")
-        options[name.strip()] = _option_value(value.strip())
+        options[name.strip()] = value.strip()
     return options
-
-
-def _option_value(text: str) -> object:
-    """Option values on the command line: numbers, true/false, comma lists, or text."""
-    lowered = text.lower()
-    if lowered in ("true", "false"):
-        return lowered == "true"
-    if text.lstrip("-").isdigit():
-        return int(text)
-    if "," in text:
-        return [_option_value(part.strip()) for part in text.split(",") if part.strip()]
-    return text
 
 
 def _print_result(result: HandResult, seats: Sequence[str]) -> None:
@@ -439,6 +430,9 @@ def simulate(
     rotate: Annotated[bool, typer.Option(help="Seat every bot in every seat in turn.")] = True,
     check: Annotated[bool, typer.Option(help="Check the engine's invariants after every step.")] = True,
     records: Annotated[Path | None, typer.Option(help="Write each match's record into this folder.")] = None,
+    fair: Annotated[
+        bool, typer.Option(help="Deal as a room does (hupai-fair/2): the records then pass hupai verify.")
+    ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
     duplicate: Annotated[
         str | None,
@@ -461,6 +455,8 @@ def simulate(
 
     if duplicate is not None and duplicate not in DUPLICATE:
         _fail(f"--duplicate is {' or '.join(DUPLICATE)}, not {duplicate!r}")
+    if duplicate is not None and fair:
+        _fail("--fair deals every hand afresh; --duplicate plays the same deals again: choose one")
     specs = tuple(spec.strip() for spec in bots.split(",") if spec.strip())
     if len(specs) == 1:
         specs = specs * 4
@@ -484,6 +480,7 @@ def simulate(
         check=check,
         records=str(records) if records else None,
         duplicate=duplicate,
+        fair=fair,
     )
     total = config.deals * len(seatings(duplicate)) if duplicate else hands
     try:
@@ -593,6 +590,61 @@ def _outcome_table(bots: dict[str, BotStats]) -> Table:
         cells = [f"{entry['per_hand']:+.2f}\n{entry['rate']:.1%}" for entry in stats.by_outcome().values()]
         table.add_row(label.removeprefix("cmd:"), *cells)
     return table
+
+
+@app.command("options-check")
+def options_check(
+    ruleset: Annotated[
+        list[str] | None, typer.Option(help="Rule sets to check (repeatable; default: all three).")
+    ] = None,
+    hands: Annotated[int, typer.Option(min=1, help="Hands played on each card.")] = 32,
+    combos: Annotated[int, typer.Option(min=0, help="Random combinations of options per rule set.")] = 200,
+    seed: Annotated[int, typer.Option(help="The same seed plays the same cards and games.")] = 1,
+    jobs: Annotated[int, typer.Option(min=1, help="Processes to spread the cards over.")] = 1,
+) -> None:
+    """Play every value of every house option alone, every preset, and COMBOS random combinations per
+    rule set, with the engine's invariant checks on; every record is replayed to the same settlement."""
+    from hupai.optionspace import RULESETS, Case, combination_cases, preset_cases, single_cases
+
+    chosen = ruleset or list(RULESETS)
+    unknown = [name for name in chosen if name not in RULESETS]
+    if unknown:
+        _fail(f"--ruleset is one of {', '.join(RULESETS)}, not {unknown[0]!r}")
+    cases: list[Case] = [case for case in preset_cases() if load_ruleset(case.preset).name in chosen]
+    for name in chosen:
+        cases += single_cases(name) + combination_cases(name, combos, seed)
+    failed: list[str] = []
+    played = 0
+    with Progress(*_progress_columns(), console=errors, transient=True) as bar:
+        task = bar.add_task("options 规则选项", total=len(cases))
+        for result in _checked_cases(cases, hands=hands, seed=seed, jobs=jobs):
+            played += result.hands
+            failed.extend(result.problems)
+            bar.advance(task)
+    console.print(
+        f"{len(cases)} cards ({', '.join(chosen)}: every option's values alone, the presets, "
+        f"{combos} combinations each), {played} hands, seed {seed}: "
+        + ("no failure" if not failed else f"{len(failed)} failure(s)")
+    )
+    for problem in failed:
+        console.print(f"  {problem}", markup=False)
+    if failed:
+        raise typer.Exit(1)
+
+
+def _checked_cases(cases: Sequence[Any], *, hands: int, seed: int, jobs: int) -> Iterator[Any]:
+    """Each case's result, on ``jobs`` processes (spawned, not forked: the progress bar's thread runs)."""
+    from hupai.optionspace import check_case
+
+    if jobs == 1:
+        for case in cases:
+            yield check_case(case, hands=hands, seed=seed)
+        return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+        yield from pool.map(partial(check_case, hands=hands, seed=seed), cases, chunksize=4)
 
 
 @app.command()

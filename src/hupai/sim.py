@@ -24,6 +24,7 @@ from typing import Any
 from hupai.bots import Bot, make_bot
 from hupai.bots.selfplay import acting_seat, play
 from hupai.game.engine import shuffled_deal
+from hupai.game.fairness import hand_secret
 from hupai.game.match import Match
 from hupai.game.model import SEATS, HandState
 from hupai.game.record import record_from_match, write_record
@@ -61,6 +62,9 @@ class SimConfig:
     rotate: bool = True  # seat every bot in every seat in turn, so that seats do not bias the result
     check: bool = True  # check the invariants after every step
     records: str | None = None  # a folder to write each match's record into
+    # Deal as a server room does (hupai-fair/2, from a secret derived from the seed), so that each
+    # record's hands can be checked with ``hupai verify``; off: from the match's seed (faster).
+    fair: bool = False
     # Duplicate deals: None (matches, as above), "rotations" (every deal once per rotation of the
     # line-up round the table: 4 hands) or "all" (once per order of the four bots: 24 hands).
     duplicate: str | None = None
@@ -242,7 +246,7 @@ def _check(state: HandState, full_set: Counter[int]) -> None:
     for player in state.seats:
         found.update({kind: count for kind, count in enumerate(player.counts) if count})
         for meld in player.melds:
-            found.update(meld.kind.tiles(meld.tile))
+            found.update(meld.tiles())  # as they lie: a 赖子 in a chow counts as the 赖子
         found.update(player.flowers)
         found.update(player.laid)
         found.update(
@@ -276,24 +280,38 @@ def simulate_matches(config: SimConfig, matches: Iterable[int]) -> SimResult:
         match = Match(ruleset, seed=_seed(config.seed, "match", number), seats=tuple(seat_labels))
         states = []
         first = number * config.match_hands
-        for _ in range(max(0, min(config.match_hands, config.hands - first))):
-            state = match.start_hand()
+        for index in range(max(0, min(config.match_hands, config.hands - first))):
+            state = match.start_hand(**_fair_deal(config, number, index))
             steps, errors = play_hand(state, players, check=config.check)
             states.append(state)
             hand = match.finish_hand(state)
             _count(result, state=state, deltas=hand.deltas, labels=seat_labels, steps=steps, errors=errors)
         if config.records and states:
-            _write_record(config.records, f"match-{number:05d}.json", match, states)
+            room = _fair_deal(config, number, 0).get("fair_room")
+            _write_record(config.records, f"match-{number:05d}.json", match, states, room=room)
         _close(players)
     return result
 
 
-def _write_record(folder: str, name: str, match: Match, states: Sequence[HandState]) -> None:
+def _fair_deal(config: SimConfig, number: int, index: int) -> dict[str, Any]:
+    """How hand ``index`` of match ``number`` is dealt: as a room deals (``config.fair``), its secret
+    derived from the seed, or from the match's seed."""
+    if not config.fair:
+        return {}
+    room_secret = hashlib.sha256(f"hupai sim {config.seed} match {number}".encode()).hexdigest()
+    return {"fair_secret": hand_secret(room_secret, index), "fair_room": f"{number:06d}", "fair_hand": index}
+
+
+def _write_record(
+    folder: str, name: str, match: Match, states: Sequence[HandState], *, room: str | None = None
+) -> None:
     import json
 
     path = Path(folder)
     path.mkdir(parents=True, exist_ok=True)
     record = write_record(record_from_match(match, states))
+    if room is not None:
+        record["room"] = room  # what ties each fairly dealt hand to this record (docs/fairness.md)
     (path / name).write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
 
 

@@ -607,9 +607,8 @@ class TileFlow:
         others = self.chow_others(tile, low)
         assert others is not None
         for kind in others:
-            # As written: "gives that kind if it holds one" -- even a special kind that counted as
-            # missing above (a held 痞子 is given itself; the 赖子 the check asked for stays)
-            if hand[kind] > 0:
+            # As written: "gives that kind if it holds one and it is not special, else a 赖子"
+            if hand[kind] > 0 and kind not in self.special:
                 hand[kind] -= 1
             else:
                 assert self.laizi is not None

@@ -9,7 +9,7 @@ import uuid
 
 from playwright.sync_api import Page, expect
 
-from .conftest import Watched
+from .conftest import ARTIFACTS, SIZES, Watched
 from .support import enter, resize, shoot
 
 RAW_VALUES = ("own_pung", "others_pung", "dealer_win", "big_hand", "three_discarded", "kanchan_or_edge")
@@ -127,7 +127,7 @@ def test_the_rule_card_shows_labels_not_raw_values(pages: Watched, base_url: str
         expect(create.locator('[data-choices="yajue_source"] input[type="checkbox"]')).to_have_count(3)
         penalty = create.locator('input[type="number"][name="escape_penalty"]')  # the server's bounds
         expect(penalty).to_have_attribute("min", "0")
-        expect(penalty).to_have_attribute("max", "10000")
+        expect(penalty).to_have_attribute("max", "1000")
         text = page_text(page)
         assert not [raw for raw in RAW_VALUES if raw in text], "a raw option value is shown"
         # The create button is in reach on the screen while the card is read.
@@ -292,3 +292,43 @@ def test_log_out_everywhere_ends_every_session(pages: Watched, base_url: str) ->
     expect(phone.locator('[data-role="nickname"]')).to_be_visible()
     desk.reload()
     expect(desk.locator('[data-role="nickname"]')).to_be_visible()
+
+
+def test_the_rule_card_offers_only_options_that_agree(page: Page, base_url: str) -> None:
+    """Options that contradict each other (docs/rules/enshi.md): the card turns off and greys out what
+    needs an option turned off, will not send a 金顶 below the cap, and the room keeps what was sent."""
+    enter(page, base_url, f"规则{uuid.uuid4().hex[:4]}")
+    create = page.locator('[data-role="create"]')
+    create.locator('select[name="preset"]').select_option("enshi")
+    create.locator('[data-role="more-rules"] summary').click()
+    cap, gold, diamond = (
+        create.locator(f'input[name="{name}"]') for name in ("cap", "gold_cap", "diamond_cap")
+    )
+    laizi_in_melds = create.locator('input[name="laizi_in_melds"]')
+
+    laizi_in_melds.check()
+    create.locator('input[name="chow"]').uncheck()  # a 赖子 stands in only for a tile of a chow
+    expect(laizi_in_melds).not_to_be_checked()
+    expect(laizi_in_melds).to_be_disabled()
+    expect(create.locator('tr.option[data-option="laizi_in_melds"]')).to_have_class(re.compile("unavailable"))
+    create.locator('input[name="chow"]').check()
+    expect(laizi_in_melds).to_be_enabled()
+
+    cap.fill("0")  # no cap: no 金顶 either, nor 钻石顶
+    expect(gold).to_be_disabled()
+    expect(gold).to_have_value("0")
+    expect(diamond).to_be_disabled()
+    resize(page, *SIZES["portrait"])
+    create.locator('[data-role="more-rules"]').screenshot(path=ARTIFACTS / "rulecard-conflicts-portrait.png")
+    cap.fill("400")
+    expect(gold).to_be_enabled()
+    gold.fill("300")  # a 金顶 below the cap is no 金顶: the form will not send it
+    assert not gold.evaluate("input => input.checkValidity()")
+    page.click('[data-role="create"] button[type="submit"]')
+    expect(page.locator('[data-role="number"]')).to_have_count(0)
+    gold.fill("600")
+    assert gold.evaluate("input => input.checkValidity()")
+    page.click('[data-role="create"] button[type="submit"]')
+    number = page.locator('[data-role="number"]').inner_text().strip()
+    room = page.evaluate(f"fetch('/api/rooms/{number}').then((answer) => answer.json())")
+    assert room["rules"]["changed"] == {"gold_cap": 600}

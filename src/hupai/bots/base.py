@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import ClassVar, Protocol, TypeGuard
 
 from hupai.game.actions import Action
-from hupai.game.model import HandState, MeldKind
+from hupai.game.model import HandState
 from hupai.game.view import SeatView
 from hupai.tiles import NUM_KINDS
 
@@ -65,9 +65,8 @@ def unseen_from(view: SeatView) -> list[int]:
             if not claimed:
                 unseen[tile] -= 1
         for meld in public.melds:
-            if meld.tile is not None:
-                for tile in MeldKind(meld.kind).tiles(meld.tile):
-                    unseen[tile] -= 1
+            for tile in meld.tiles():  # as they lie: a 赖子 in a chow is a 赖子 seen
+                unseen[tile] -= 1
         for tile in public.laid:
             unseen[tile] -= 1
     if view.pizi is not None:

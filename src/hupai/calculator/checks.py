@@ -21,7 +21,7 @@ from hupai.game.contract import RuleSet
 from hupai.game.model import (
     MeldKind,
 )
-from hupai.tiles import NUM_KINDS
+from hupai.tiles import NUM_KINDS, format_tiles
 
 
 def validate(spec: WinSpec, ruleset: RuleSet) -> None:
@@ -129,6 +129,17 @@ def _check_melds(
                     f"{label}: a chow is named by its lowest tile, 1-7 of a suit, not {tile_shown(meld.tile)}"
                 )
         playable(label, list(meld.kind.tiles(meld.tile)))
+        if meld.laizi_for is not None:
+            if meld.kind is not MeldKind.CHOW:
+                raise ValueError(
+                    f"{label}: only a chow may hold a 赖子 (laizi_for); a {meld.kind.value} is made of "
+                    "natural tiles"
+                )
+            if meld.laizi_for not in meld.kind.tiles(meld.tile):
+                raise ValueError(
+                    f"{label}: laizi_for names a tile of the chow's run "
+                    f"({format_tiles(meld.kind.tiles(meld.tile))}), not {tile_shown(meld.laizi_for)}"
+                )
         if meld.kind is MeldKind.CONCEALED_KONG:
             if meld.feeder is not None:
                 raise ValueError(
@@ -147,6 +158,19 @@ def _check_melds(
 def _check_wild(spec: WinSpec, ruleset: RuleSet, playable: Callable[[str, Sequence[int]], None]) -> None:
     """The turned-up 痞子 and the tiles laid (Enshi): given exactly where the rules have them."""
     name = ruleset.name
+    melds = [*spec.melds, *(meld for melds in spec.others_melds.values() for meld in melds)]
+    wild_melds = [meld for meld in melds if meld.laizi_for is not None]
+    if wild_melds and not (
+        ruleset.indicator is not None and getattr(ruleset.options, "laizi_in_melds", False)
+    ):
+        why = (
+            f"{name} mahjong has no 赖子"
+            if ruleset.indicator is None
+            else "a 赖子 stands in a chow only with the option laizi_in_melds"
+        )
+        raise ValueError(
+            f"melds: a 赖子 stands in the chow of {tile_shown(wild_melds[0].tile)} (laizi_for), but {why}"
+        )
     if ruleset.indicator is None:
         if spec.pizi is not None:
             raise ValueError(f"pizi: {name} mahjong turns up no 痞子 (wildcard indicator)")
@@ -172,13 +196,22 @@ def _check_wild(spec: WinSpec, ruleset: RuleSet, playable: Callable[[str, Sequen
         for laid in tiles:
             if laid not in (pizi, laizi):
                 raise ValueError(f"laid: seat {other} laid {tile_shown(laid)}; only {special} are laid")
-    melds = [*spec.melds, *(meld for melds in spec.others_melds.values() for meld in melds)]
     for meld in melds:
-        if pizi in meld.kind.tiles(meld.tile) or laizi in meld.kind.tiles(meld.tile):
+        # The run's other kinds are natural tiles; a 赖子 may stand in for one (laizi_for), whatever
+        # kind that is (the 痞子's, or the 赖子's own face).
+        natural = list(meld.kind.tiles(meld.tile))
+        if meld.laizi_for is not None:
+            natural.remove(meld.laizi_for)
+        if pizi in natural or laizi in natural:
+            may = getattr(ruleset.options, "laizi_in_melds", False) and meld.kind is MeldKind.CHOW
             raise ValueError(
                 f"melds: the {meld.kind.value} of {tile_shown(meld.tile)} holds a 痞子 or 赖子; a chow, pung "
-                "or "
-                f"kong is made of natural tiles ({special} are laid, never claimed or konged)"
+                f"or kong is made of natural tiles ({special} are laid, never claimed or konged)"
+                + (
+                    "; one 赖子 may stand in a chow for a tile it lacks: name that tile with laizi_for"
+                    if may
+                    else ""
+                )
             )
     lays = spec.lays_before
     if not isinstance(lays, int) or isinstance(lays, bool) or lays < 0:

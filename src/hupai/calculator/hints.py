@@ -103,13 +103,16 @@ def win_values(
         dealer=state.dealer,
         hand=tuple(kind for kind in range(NUM_KINDS) for _ in range(counts[kind])),
         win_tile=0,
-        melds=tuple(MeldSpec(kind=m.kind, tile=m.tile, feeder=m.feeder) for m in player.melds),
+        melds=tuple(
+            MeldSpec(kind=m.kind, tile=m.tile, feeder=m.feeder, laizi_for=m.laizi_for) for m in player.melds
+        ),
         flowers=tuple(player.flowers),
         ready=player.ready,
         multiplier=state.multiplier,
         others_melds={
             other: tuple(
-                MeldSpec(kind=m.kind, tile=m.tile, feeder=m.feeder) for m in state.seats[other].melds
+                MeldSpec(kind=m.kind, tile=m.tile, feeder=m.feeder, laizi_for=m.laizi_for)
+                for m in state.seats[other].melds
             )
             for other in range(SEATS)
             if other != seat and state.seats[other].melds
@@ -255,7 +258,7 @@ def _unseen(state: HandState, seat: int, counts: Sequence[int], discarded: Seque
                 or meld.kind is not MeldKind.CONCEALED_KONG
                 or state.ruleset.concealed_kongs_public
             ):
-                for tile in meld.kind.tiles(meld.tile):
+                for tile in meld.tiles():  # as they lie: a 赖子 in a chow is a 赖子 seen
                     unseen[tile] -= 1
     return [max(count, 0) for count in unseen]
 

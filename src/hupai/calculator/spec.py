@@ -14,6 +14,7 @@ from hupai.game.contract import RuleError
 from hupai.game.model import (
     SEATS,
     MeldKind,
+    meld_tiles,
 )
 from hupai.tiles import NUM_KINDS, format_tiles, parse_tiles, tile_name
 
@@ -87,14 +88,27 @@ _MELD_NAMES: dict[str, MeldKind] = {kind.value: kind for kind in MeldKind} | {"p
 @dataclass(frozen=True, slots=True, kw_only=True)
 class MeldSpec:
     """A set laid down: its kind, its tile, and ``feeder``, who discarded the claimed tile (for an added
-    kong: who fed the original pung; None for a concealed kong)."""
+    kong: who fed the original pung; None for a concealed kong). ``laizi_for``: in a chow, the run's
+    kind a 赖子 stands in for (Enshi's ``laizi_in_melds``; the 赖子 lies in the meld in its place)."""
 
     kind: MeldKind
     tile: int
     feeder: int | None = None
+    laizi_for: int | None = None
+
+    def tiles(self, laizi: int | None) -> tuple[int, ...]:
+        """The tiles that lie in the meld, the 赖子 ``laizi`` in place of ``laizi_for``."""
+        return meld_tiles(self.kind, self.tile, self.laizi_for, laizi)
 
     def as_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind.value, "tile": format_tiles([self.tile]), "from": self.feeder}
+        out: dict[str, Any] = {
+            "kind": self.kind.value,
+            "tile": format_tiles([self.tile]),
+            "from": self.feeder,
+        }
+        if self.laizi_for is not None:
+            out["laizi_for"] = format_tiles([self.laizi_for])
+        return out
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -203,7 +217,8 @@ class WinSpec:
     def from_dict(cls, data: Mapping[str, Any]) -> WinSpec:
         """Read a win from plain data, tiles in notation. Keys: ``preset`` (or ``ruleset``), ``options``,
         ``seat``, ``dealer``, ``hand``, ``win_tile``, ``how``, ``from``, ``melds`` (each
-        ``{"kind", "tile", "from"}``), ``flowers``, ``kongs`` (the kong chain's feeders),
+        ``{"kind", "tile", "from"}``, a chow with a 赖子 also ``"laizi_for"``), ``flowers``,
+        ``kongs`` (the kong chain's feeders),
         ``first_turn``, ``ready``, ``multiplier``, ``haidi``, ``tiles_left``, ``others_melds``
         (``{"2": [melds]}``), ``discarded``, ``code_tiles``, ``horse_tiles``, ``fish_tiles``,
         ``previous_winner``, ``pizi`` (a tile; ``""`` for none), ``laid`` (``{"0": "5m6m"}``),
@@ -404,9 +419,11 @@ def _melds(label: str, value: Any) -> tuple[MeldSpec, ...]:
     for entry in value:
         if not isinstance(entry, Mapping):
             raise ValueError(f'{label}: each meld is an object {{"kind", "tile", "from"}}, not {entry!r}')
-        extra = sorted(str(key) for key in entry if key not in ("kind", "tile", "from"))
+        extra = sorted(str(key) for key in entry if key not in ("kind", "tile", "from", "laizi_for"))
         if extra:
-            raise ValueError(f"{label}: unknown meld field(s) {', '.join(extra)} (known: kind, tile, from)")
+            raise ValueError(
+                f"{label}: unknown meld field(s) {', '.join(extra)} (known: kind, tile, from, laizi_for)"
+            )
         kind_name = entry.get("kind")
         kind = _MELD_NAMES.get(kind_name) if isinstance(kind_name, str) else None
         if kind is None:
@@ -420,8 +437,21 @@ def _melds(label: str, value: Any) -> tuple[MeldSpec, ...]:
                 field=field_of(label),
                 code="one_tile",
             )
+        wild = _tiles(f"{label}: laizi_for", entry.get("laizi_for") or "")
+        if len(wild) > 1:
+            raise SpecError(
+                f'{label}: laizi_for names the one tile a 赖子 stands for, e.g. "4m", not '
+                f"{entry.get('laizi_for')!r}",
+                field=field_of(label),
+                code="one_tile",
+            )
         melds.append(
-            MeldSpec(kind=kind, tile=tiles[0], feeder=_optional_int(f"{label}: from", entry.get("from")))
+            MeldSpec(
+                kind=kind,
+                tile=tiles[0],
+                feeder=_optional_int(f"{label}: from", entry.get("from")),
+                laizi_for=wild[0] if wild else None,
+            )
         )
     return tuple(melds)
 

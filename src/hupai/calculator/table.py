@@ -56,10 +56,11 @@ def build_table(spec: WinSpec, ruleset: RuleSet, *, trusted: bool) -> tuple[Hand
     for held in spec.hand:
         counts[held] += 1
     full = Counter(ruleset.tile_set())
-    used = _used(spec, others)
+    laizi = ruleset.wild_of(spec.pizi) if spec.pizi is not None and ruleset.indicator is not None else None
+    used = _used(spec, others, laizi)
     if not trusted:
         _check_copies(used, full, ruleset.name)
-    seats = _seats(spec, counts, others)
+    seats = _seats(spec, counts, others, laizi)
     hands = sum(
         HAND_TILES - 3 * len(player.melds) for other, player in enumerate(seats) if other != spec.seat
     )
@@ -86,8 +87,9 @@ def _others_melds(spec: WinSpec) -> dict[int, list[MeldSpec]]:
     return others
 
 
-def _used(spec: WinSpec, others: Mapping[int, Sequence[MeldSpec]]) -> Counter[int]:
-    """The tiles the description shows (the extras apart: they are placed in the wall later)."""
+def _used(spec: WinSpec, others: Mapping[int, Sequence[MeldSpec]], laizi: int | None) -> Counter[int]:
+    """The tiles the description shows (the extras apart: they are placed in the wall later); a 赖子
+    standing in a chow is a 赖子 used."""
     used: Counter[int] = Counter(spec.hand)
     used[spec.win_tile] += 1
     used.update(spec.flowers)
@@ -97,7 +99,7 @@ def _used(spec: WinSpec, others: Mapping[int, Sequence[MeldSpec]]) -> Counter[in
     for tiles in spec.laid.values():
         used.update(tiles)
     for meld in [*spec.melds, *(meld for melds in others.values() for meld in melds)]:
-        used.update(meld.kind.tiles(meld.tile))
+        used.update(meld.tiles(laizi))
     return used
 
 
@@ -116,22 +118,27 @@ def _check_copies(used: Counter[int], full: Counter[int], name: str) -> None:
             )
 
 
-def _seats(spec: WinSpec, counts: Sequence[int], others: Mapping[int, Sequence[MeldSpec]]) -> list[SeatState]:
+def _meld(meld: MeldSpec, order: int, laizi: int | None) -> Meld:
+    wild = laizi if meld.laizi_for is not None else None
+    return Meld(meld.kind, meld.tile, meld.feeder, order, laizi_for=meld.laizi_for, laizi=wild)
+
+
+def _seats(
+    spec: WinSpec, counts: Sequence[int], others: Mapping[int, Sequence[MeldSpec]], laizi: int | None
+) -> list[SeatState]:
     """The four seats as the win finds them (the other seats' concealed tiles come later)."""
     seat, tile, how = spec.seat, spec.win_tile, spec.how
     seats = [SeatState() for _ in range(SEATS)]
     winner = seats[seat]
     winner.counts = list(counts)
-    winner.melds = [Meld(meld.kind, meld.tile, meld.feeder, index) for index, meld in enumerate(spec.melds)]
+    winner.melds = [_meld(meld, index, laizi) for index, meld in enumerate(spec.melds)]
     winner.flowers = list(spec.flowers)
     winner.ready = spec.ready
     if how.self_drawn:
         winner.counts[tile] += 1
         winner.drawn = None if _tianhu(spec) else tile
     for other, melds in others.items():
-        seats[other].melds = [
-            Meld(meld.kind, meld.tile, meld.feeder, index) for index, meld in enumerate(melds)
-        ]
+        seats[other].melds = [_meld(meld, index, laizi) for index, meld in enumerate(melds)]
     for other, laid in spec.laid.items():
         seats[other].laid = list(laid)
     if how is WinHow.ROBBED_KONG:

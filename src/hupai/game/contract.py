@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -275,6 +275,10 @@ class RuleSet(ABC):
         """Whether a seat that declared ready (报听) may still kong ``tile`` on its turn."""
         return False
 
+    def ready_kong_refusal(self, state: HandState, seat: int, tile: int) -> str:
+        """Why a seat that declared ready (报听) may not kong ``tile`` now."""
+        return "after 报听 the hand is locked: no kong"
+
     # --- money during play ---------------------------------------------------------------
 
     @abstractmethod
@@ -364,7 +368,7 @@ class RuleSet(ABC):
 def options_to_dict(options: Any) -> dict[str, Any]:
     """Options as plain JSON-able data (tuples become lists)."""
     out: dict[str, Any] = {}
-    for name in options.__dataclass_fields__:
+    for name in (item.name for item in fields(options)):
         value = getattr(options, name)
         out[name] = list(value) if isinstance(value, tuple | frozenset) else value
     return out

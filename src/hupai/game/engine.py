@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from itertools import compress
 from typing import Final
 
@@ -65,6 +65,7 @@ __all__ = [
     "IllegalAction",
     "InvalidDeal",
     "deal_in_order",
+    "ended_refusal",
     "held_open",
     "legal_actions",
     "new_hand",
@@ -270,6 +271,8 @@ def _reveal_flower(state: HandState, seat: int, flower: int, events: list[Event]
 
 def _pay(state: HandState, transfers: Sequence[Transfer], events: list[Event]) -> None:
     for transfer in transfers:
+        if not transfer.amount:
+            continue  # a house option set to 0 (杠钱 0, 杠分 0): nothing is paid, nothing shown
         state.transfers.append(transfer)
         events.append(PaymentMade(transfer))
 
@@ -528,10 +531,21 @@ def _plainly_legal(state: HandState, action: Action) -> bool:
     return False
 
 
+def ended_refusal(state: HandState) -> str:
+    """Why nothing more can be done in an ended hand, naming the rule that ended a draw early."""
+    if state.outcome != "draw":
+        return "the hand is over"
+    reserved = state.ruleset.reserved_tiles
+    kept = f", its last {reserved} tiles reserved and never drawn (留牌 reserved_tiles)" if reserved else ""
+    return f"the hand is over: the wall ran out (荒庄){kept}"
+
+
 def _refusal(state: HandState, action: Action) -> str:
     seat = action.seat
     if state.phase is Phase.ENDED:
-        return "the hand is over"
+        return ended_refusal(state)
+    if isinstance(action, Chow) and not state.ruleset.chow:
+        return "不能吃: this table plays without chows (option chow is off)"
     if state.phase in (Phase.CLAIM, Phase.ROB, Phase.DECLARE):
         window = state.window
         assert window is not None
@@ -576,7 +590,7 @@ def _refusal(state: HandState, action: Action) -> str:
         if action.tile is None:
             return "on your own turn a kong names its tile"
         if player.ready:
-            return "after 报听 the hand is locked: no kong that changes the waits"
+            return state.ruleset.ready_kong_refusal(state, seat, action.tile)
         if state.live_tiles <= 0:
             return "no kong at the end of the wall: there is no tile left to replace it (海底不能杠)"
         return f"seat {seat} cannot kong {tile_name(action.tile)}: it needs four in hand or a pung plus one"
@@ -764,8 +778,10 @@ def _discard(state: HandState, seat: int, tile: int, events: list[Event]) -> Non
         completes = [seat != other and _completes(state, other, tile) for other in range(SEATS)]
         wins: dict[int, ScoredWin] = {}
         options = _claim_options(state, seat, tile, completes, wins)
-        refused = not options and any(completes)
-        state.refused_wins = _refused_wins(state, seat, tile, completes) if refused else {}
+        # Seats the tile completes but who are offered no win are told why (and a record that has
+        # them win here is refused with that rule), whether or not a window opens for others.
+        refused = any(complete and other not in wins for other, complete in enumerate(completes))
+        state.refused_wins = _refused_wins(state, seat, tile, completes, wins) if refused else {}
     if options or state.hold_claims:
         state.phase = Phase.CLAIM
         state.window = ClaimWindow(discarder=seat, tile=tile, options=options, wins=wins if options else {})
@@ -796,13 +812,15 @@ def release_claims(state: HandState) -> list[Event]:
     return events
 
 
-def _refused_wins(state: HandState, discarder: int, tile: int, completes: Sequence[bool]) -> dict[int, str]:
-    """Seats whose hands ``tile`` completes (``completes[seat]``) but who may not win on it, with the
-    rules' reasons — kept so each can be told why (play moves on at once when nobody may claim)."""
+def _refused_wins(
+    state: HandState, discarder: int, tile: int, completes: Sequence[bool], offered: Mapping[int, object]
+) -> dict[int, str]:
+    """Seats whose hands ``tile`` completes (``completes[seat]``) but who may not win on it (not among
+    ``offered``), with the rules' reasons — kept so each can be told why."""
     refused: dict[int, str] = {}
     for offset in range(1, SEATS):
         seat = next_seat(discarder, offset)
-        if completes[seat]:
+        if completes[seat] and seat not in offered:
             reason = _win_refusal(state, seat, tile, claim=True, discarder=discarder)
             if reason:
                 refused[seat] = reason
@@ -859,12 +877,20 @@ def _take_claim(state: HandState, window: ClaimWindow, claimer: int, events: lis
         if isinstance(decision, Chow):
             run = list(MeldKind.CHOW.tiles(decision.tile))
             run.remove(tile)
+            laizi, laizi_for = state.laizi, None
             for kind in run:
-                # A missing tile is filled by a 赖子 where the rules let wildcards into melds.
-                filler = kind if player.counts[kind] or state.laizi is None else state.laizi
-                player.counts[filler] -= 1
-            player.melds.append(Meld(MeldKind.CHOW, decision.tile, discarder, len(player.melds), tile))
-            events.append(Chowed(claimer, decision.tile, tile, discarder))
+                # A missing tile is filled by a 赖子 where the rules let wildcards into melds (the rule
+                # set offered the chow only then); a held 痞子 or 赖子 is no natural tile of the run,
+                # so the 赖子 stands in for it too, and the meld records which kind it stands for.
+                if laizi is None or (player.counts[kind] and kind not in (laizi, state.pizi)):
+                    player.counts[kind] -= 1
+                else:
+                    player.counts[laizi] -= 1
+                    laizi_for = kind
+            used = laizi if laizi_for is not None else None
+            order = len(player.melds)
+            player.melds.append(Meld(MeldKind.CHOW, decision.tile, discarder, order, tile, laizi_for, used))
+            events.append(Chowed(claimer, decision.tile, tile, discarder, laizi_for, used))
         else:
             player.counts[tile] -= 2
             player.melds.append(Meld(MeldKind.PUNG, tile, discarder, len(player.melds)))
@@ -898,15 +924,28 @@ def _own_kong(state: HandState, seat: int, tile: int, events: list[Event]) -> No
         return
     # An added kong may be robbed by anyone it completes (抢杠), where the rules allow it.
     robbers: dict[int, list[Action]] = {}
-    for offset in range(1 if state.ruleset.kong_can_be_robbed(state, seat, tile) else SEATS, SEATS):
+    # Who the kong's tile completes but may not rob it is kept with the rule's reason, as for a
+    # discard (a record that has them win here is refused with that rule).
+    state.refused_wins = {}
+    robbable = state.ruleset.kong_can_be_robbed(state, seat, tile)
+    for offset in range(1, SEATS):
         other = next_seat(seat, offset)
-        candidate = state.seats[other]
-        if state.ruleset.pass_win_restriction and candidate.passed_win:
+        if not _completes(state, other, tile):
             continue
-        if _completes(state, other, tile):
+        if not robbable:
+            state.refused_wins[other] = Refusal(
+                f"抢杠: seat {seat}'s added kong of {tile_name(tile)} may not be robbed here",
+                "kong_not_robbable",
+            )
+        elif state.ruleset.pass_win_restriction and state.seats[other].passed_win:
+            state.refused_wins[other] = _win_refusal(state, other, tile, claim=True, discarder=seat)
+        else:
             context = _claim_context(state, other, tile, seat, WinKind.ROBBED_KONG)
-            if state.ruleset.judge_win(state, context).allowed:
+            verdict = state.ruleset.judge_win(state, context)
+            if verdict.allowed:
                 robbers[other] = [_WINS[other], _PASSES[other]]
+            else:
+                state.refused_wins[other] = verdict.reason
     if robbers or state.hold_claims:
         events.append(KongAdded(seat, tile, completed=False))
         state.phase = Phase.ROB

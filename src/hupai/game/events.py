@@ -135,12 +135,16 @@ class Ponged:
 
 @dataclass(frozen=True, slots=True)
 class Chowed:
-    """A discard claimed into a run (吃); ``tile`` is the run's lowest, ``claimed`` the discard."""
+    """A discard claimed into a run (吃); ``tile`` is the run's lowest, ``claimed`` the discard. Where a
+    赖子 stood in for one of the hand's two tiles (Enshi's ``laizi_in_melds``), ``laizi_for`` is the
+    run's kind it stands for and ``laizi`` the 赖子 that lies in the meld, seen by everyone."""
 
     seat: int
     tile: int
     claimed: int
     feeder: int
+    laizi_for: int | None = None
+    laizi: int | None = None
 
     @property
     def name(self) -> str:
@@ -320,7 +324,7 @@ def event_to_dict(event: Event) -> dict[str, Any]:
     out: dict[str, Any] = {"event": event.name}
     for key in event.__dataclass_fields__:
         value = getattr(event, key)
-        if key in ("tile", "flower", "claimed", "pizi", "laizi") and isinstance(value, int):
+        if key in ("tile", "flower", "claimed", "pizi", "laizi", "laizi_for") and isinstance(value, int):
             value = format_tiles([value])
         elif key in ("tiles", "hand") and value is not None:
             value = format_tiles(value)

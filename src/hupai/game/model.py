@@ -44,30 +44,59 @@ class MeldKind(Enum):
         return 4 if self.is_kong else 3
 
     def tiles(self, tile: int) -> tuple[int, ...]:
-        """The meld's tiles, given its ``tile`` (a chow's lowest)."""
+        """The kinds the meld is made of, given its ``tile`` (a chow's lowest): the run, or three or
+        four of a kind. What lies on the table may differ: see :func:`meld_tiles`."""
         if self is MeldKind.CHOW:
             return (tile, tile + 1, tile + 2)
         return (tile,) * self.size
 
 
+def meld_tiles(
+    kind: MeldKind, tile: int, laizi_for: int | None = None, laizi: int | None = None
+) -> tuple[int, ...]:
+    """The tiles that lie in a meld: ``kind.tiles(tile)``, with the 赖子 ``laizi`` in place of the kind
+    ``laizi_for`` it stands for (a chow with a 赖子, Enshi's ``laizi_in_melds``)."""
+    natural = kind.tiles(tile)
+    if laizi_for is None or laizi is None:
+        return natural
+    out = list(natural)
+    out[out.index(laizi_for)] = laizi
+    return tuple(out)
+
+
 @dataclass(slots=True)
 class Meld:
     """A laid-down set. ``feeder`` is who discarded the claimed tile (None for a concealed kong);
-    for an added kong it stays the feeder of the original pung. ``order`` counts the seat's melds."""
+    for an added kong it stays the feeder of the original pung. ``order`` counts the seat's melds.
+
+    A chow may hold a 赖子 standing in for one of its two hand tiles (Enshi's ``laizi_in_melds``):
+    ``laizi_for`` is the run's kind it stands for, ``laizi`` the 赖子's own kind, the tile that lies
+    in the meld (both None otherwise). :meth:`tiles` gives the tiles as they lie."""
 
     kind: MeldKind
     tile: int  # a chow's lowest tile
     feeder: int | None
     order: int
     claimed: int | None = None  # a chow's claimed discard
+    laizi_for: int | None = None  # the run's kind a 赖子 stands for
+    laizi: int | None = None  # that 赖子's kind (the wildcard of the hand)
 
     def copy(self) -> Meld:
-        return Meld(self.kind, self.tile, self.feeder, self.order, self.claimed)
+        return Meld(self.kind, self.tile, self.feeder, self.order, self.claimed, self.laizi_for, self.laizi)
+
+    def tiles(self) -> tuple[int, ...]:
+        """The tiles that lie in the meld, a 赖子 in place of the kind it stands for."""
+        if self.laizi_for is None:
+            return self.kind.tiles(self.tile)
+        return meld_tiles(self.kind, self.tile, self.laizi_for, self.laizi)
 
     def as_dict(self) -> dict[str, object]:
         out: dict[str, object] = {"kind": self.kind.value, "tile": self.tile, "from": self.feeder}
         if self.claimed is not None:
             out["claimed"] = self.claimed
+        if self.laizi_for is not None:
+            out["laizi_for"] = self.laizi_for
+            out["laizi"] = self.laizi
         return out
 
 

@@ -29,6 +29,7 @@ from hupai.game.actions import (
 )
 from hupai.game.engine import (
     IllegalAction,
+    ended_refusal,
     legal_actions,
     passed_pong_refusal,
     release_claims,
@@ -341,14 +342,18 @@ def apply_action(state: HandState, action: Action) -> None:
     claim_refusal: str | None = None
     while True:
         if state.phase is Phase.ENDED:
-            raise IllegalAction(claim_refusal or "the hand is already over")
+            refused = state.refused_wins.get(action.seat) if isinstance(action, Win | Pass) else None
+            raise IllegalAction(refused or claim_refusal or ended_refusal(state))
         window = state.window
         if window is None or state.phase is Phase.TURN:
             try:
                 step(state, action)
             except IllegalAction:
-                if _only_a_claim(state, action):
-                    reason = claim_refusal or _refused_claim_on_last_discard(state, action)
+                # A win the last discard would have given, refused by the rules: the record meant that
+                # claim (even when play has come round to the winner's own turn), so name its rule.
+                refused = state.refused_wins.get(action.seat) if isinstance(action, Win | Pass) else None
+                if refused or _only_a_claim(state, action):
+                    reason = refused or claim_refusal or _refused_claim_on_last_discard(state, action)
                     if reason:
                         raise IllegalAction(reason) from None
                 raise
@@ -360,7 +365,8 @@ def apply_action(state: HandState, action: Action) -> None:
             try:
                 verify(state, action)
             except IllegalAction as error:
-                claim_refusal = str(error)
+                refused = state.refused_wins.get(action.seat) if isinstance(action, Win | Pass) else None
+                claim_refusal = refused or str(error)
         undecided = [seat for seat in sorted(window.options) if seat not in window.decisions]
         for seat in undecided:
             step(state, Pass(seat=seat))

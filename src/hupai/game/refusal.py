@@ -21,6 +21,7 @@ CODES = (
     "pizi_held",
     "too_many_laizi",
     "jianzihu_self_drawn_only",
+    "kong_not_robbable",
 )
 
 

@@ -14,7 +14,7 @@ from typing import Any
 from hupai.game.actions import Action, action_from_dict, action_to_dict
 from hupai.game.engine import legal_actions
 from hupai.game.events import Event, event_to_dict, redact, visible_to
-from hupai.game.model import HandState, MeldKind, Phase
+from hupai.game.model import HandState, MeldKind, Phase, meld_tiles
 from hupai.tiles import NUM_KINDS, format_tiles, parse_tiles
 
 __all__ = [
@@ -39,11 +39,29 @@ class PublicMeld:
     kind: str
     tile: int | None  # None for a concealed kong kept face down
     feeder: int | None
+    laizi_for: int | None = None  # a chow's kind a 赖子 stands for (Enshi's laizi_in_melds)
+    laizi: int | None = None  # that 赖子, face up in the meld
 
-    def __init__(self, kind: str, tile: int | None, feeder: int | None) -> None:
+    def __init__(
+        self,
+        kind: str,
+        tile: int | None,
+        feeder: int | None,
+        laizi_for: int | None = None,
+        laizi: int | None = None,
+    ) -> None:
         object.__setattr__(self, "kind", kind)
         object.__setattr__(self, "tile", tile)
         object.__setattr__(self, "feeder", feeder)
+        object.__setattr__(self, "laizi_for", laizi_for)
+        object.__setattr__(self, "laizi", laizi)
+
+    def tiles(self) -> tuple[int, ...]:
+        """The tiles that lie face up in the meld (none for a concealed kong kept face down), a 赖子
+        in place of the kind it stands for."""
+        if self.tile is None:
+            return ()
+        return meld_tiles(MeldKind(self.kind), self.tile, self.laizi_for, self.laizi)
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,7 +214,13 @@ class SeatView:
                     concealed_count=public["concealed_count"],
                     flowers=tuple(parse_tiles(public["flowers"])),
                     melds=tuple(
-                        PublicMeld(kind=meld["kind"], tile=tile(meld["tile"]), feeder=meld["from"])
+                        PublicMeld(
+                            kind=meld["kind"],
+                            tile=tile(meld["tile"]),
+                            feeder=meld["from"],
+                            laizi_for=tile(meld.get("laizi_for")),
+                            laizi=tile(meld.get("laizi")),
+                        )
                         for meld in public["melds"]
                     ),
                     discards=tuple(parse_tiles(public["discards"])),
@@ -239,14 +263,7 @@ def _seat_dict(public: PublicSeat) -> dict[str, Any]:
     return {
         "concealed_count": public.concealed_count,
         "flowers": format_tiles(public.flowers),
-        "melds": [
-            {
-                "kind": meld.kind,
-                "tile": None if meld.tile is None else format_tiles([meld.tile]),
-                "from": meld.feeder,
-            }
-            for meld in public.melds
-        ],
+        "melds": [_meld_dict(meld) for meld in public.melds],
         "discards": format_tiles(public.discards),
         # The public part's own tuples, not copies as lists: the same JSON, and three objects fewer
         # for every seat that changes (they live till its next change, and a server's young garbage
@@ -258,6 +275,18 @@ def _seat_dict(public: PublicSeat) -> dict[str, Any]:
         "from_draw": public.from_draw,
         "order": public.order,
     }
+
+
+def _meld_dict(meld: PublicMeld) -> dict[str, Any]:
+    shown: dict[str, Any] = {
+        "kind": meld.kind,
+        "tile": None if meld.tile is None else format_tiles([meld.tile]),
+        "from": meld.feeder,
+    }
+    if meld.laizi_for is not None and meld.laizi is not None:  # only then: other melds read as before
+        shown["laizi_for"] = format_tiles([meld.laizi_for])
+        shown["laizi"] = format_tiles([meld.laizi])
+    return shown
 
 
 def _sorted_tiles(counts: list[int]) -> tuple[int, ...]:
@@ -307,6 +336,8 @@ def _public_entry(state: HandState, seat: int, *, shown: bool) -> list[Any]:
                 meld.kind._value_,  # not .value, which runs Python code on every access
                 None if meld.kind is MeldKind.CONCEALED_KONG and not shown else meld.tile,
                 meld.feeder,
+                meld.laizi_for,
+                meld.laizi,
             )
             for meld in melds
         )

@@ -158,6 +158,8 @@ class RuleCardOut(BaseModel):
     changed: dict[str, Any]  # the room's changes to the preset
     escape: EscapeOut
     labels: dict[str, Any] | None = None  # names and help per option (in /api/rulesets only)
+    # Pairs of options that contradict each other (in /api/rulesets only): hupai.rules.options.Conflict
+    conflicts: list[dict[str, str]] | None = None
 
 
 class RoomOut(BaseModel):
@@ -202,6 +204,8 @@ class MeldIn(Strict):
     kind: Literal["pung", "pong", "exposed_kong", "added_kong", "concealed_kong", "chow"]
     tile: str = Field(max_length=4)
     from_: int | None = Field(default=None, alias="from", ge=0, le=3)
+    # Enshi with laizi_in_melds: in a chow, the run's tile a 赖子 stands in for.
+    laizi_for: str | None = Field(default=None, max_length=4)
 
 
 class ScoreIn(Strict):

@@ -147,10 +147,33 @@ def test_a_malformed_content_length_is_refused(client: TestClient) -> None:
 def test_the_rule_cards_give_each_whole_number_option_its_range(client: TestClient) -> None:
     cards = {card["preset"]: card for card in client.get("/api/rulesets").json()}
     nanjing = cards["nanjing"]["labels"]
-    assert (nanjing["escape_penalty"]["min"], nanjing["escape_penalty"]["max"]) == (0, 10_000)
+    assert (nanjing["escape_penalty"]["min"], nanjing["escape_penalty"]["max"]) == (0, 1000)
     for card in cards.values():
         for name, value in card["options"].items():
             whole = isinstance(value, int) and not isinstance(value, bool)
             assert ("min" in card["labels"][name]) is whole or isinstance(value, list), name
             if whole:
                 assert card["labels"][name]["min"] <= value <= card["labels"][name]["max"], name
+
+
+def test_options_are_read_by_the_rules_of_the_cli_and_contradictions_refused(client: TestClient) -> None:
+    host = guest(client, "房主")
+    for preset, options, said in [
+        ("enshi", {"cap": 0}, "options 'gold_cap' and 'cap' contradict"),
+        ("nanning", {"fenghu": "off", "sishuang": "on"}, "options 'sishuang' and 'fenghu' contradict"),
+        ("nanjing", {"yajue_source": "own_pung,own_pung"}, "names 'own_pung' twice"),
+        ("nanjing", {"multi_ron": "maybe"}, "'multi_ron' is true or false"),
+    ]:
+        response = client.post("/api/rooms", json={"preset": preset, "options": options}, headers=host)
+        assert response.status_code == 400, response.text
+        assert said in response.json()["error"]["message"]
+    assert rooms_stored(client) == 0
+    options = {"yajue_source": "three_discarded, own_pung", "multi_ron": "OFF", "base": "40"}
+    response = client.post("/api/rooms", json={"preset": "nanjing", "options": options}, headers=host)
+    assert response.status_code == 200, response.text
+    # Stored as read, not as written: the same card whatever spelling the host used.
+    assert response.json()["rules"]["changed"] == {
+        "yajue_source": ["own_pung", "three_discarded"],
+        "multi_ron": False,
+        "base": 40,
+    }

@@ -78,10 +78,10 @@ OPTION_LABELS: dict[str, tuple[str, str, str, str]] = {
         "手里有痞子，轮到自己时必须先下痞子",
     ),
     "laizi_in_melds": (
-        "赖子可吃碰",
-        "赖子 in chows and pungs",
-        "One 赖子 may stand in for a missing tile of a chow or pung claim (never a kong).",
-        "吃、碰时可用一张赖子顶缺的那张牌（杠不行）",
+        "赖子可吃",
+        "赖子 in chows",
+        "One 赖子 may stand in for a missing tile of a chow (never a pung or kong).",
+        "吃牌时可用一张赖子顶缺的那张牌（碰、杠不行）",
     ),
     # Who may win
     "max_laizi_in_win": (

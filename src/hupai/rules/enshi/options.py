@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hupai.game.contract import RuleError
+from hupai.rules.options import Conflict, OptionRules
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -59,42 +59,67 @@ class EnshiOptions:
     next_dealer: str = "winner"  # X-ES "上局胡牌的用户为庄家": winner | next_seat
     next_dealer_on_draw: str = "same_dealer"  # X-ES "荒庄…上一局庄家继续当庄": same_dealer | next_seat
 
-    def validate(self) -> None:
-        choices = {
-            "honour_successor": ("winds_dragons", "riichi", "single_cycle"),
-            "pizi_flip": ("back", "front"),
-            "discarder_double": ("all_wins", "pihu_only"),
-            "next_dealer": ("winner", "next_seat"),
-            "next_dealer_on_draw": ("same_dealer", "next_seat"),
-        }
-        for name, allowed in choices.items():
-            value = getattr(self, name)
-            if value not in allowed:
-                raise RuleError(f"option {name!r} is one of {', '.join(allowed)}, not {value!r}")
-        if not 0 <= self.reserved_tiles <= 100:
-            raise RuleError("reserved_tiles is 0-100")
-        if not 0 <= self.max_laizi_in_win <= 4:
-            raise RuleError("max_laizi_in_win is 0 (no limit) to 4")
-        for name in ("difen", *FACTORS):
-            if getattr(self, name) < 1:
-                raise RuleError(f"option {name!r} is a whole number of 1 or more, not {getattr(self, name)}")
-        for name in (*POINTS, "cap", "gold_cap", "diamond_cap", "kong_money", "min_points"):
-            if getattr(self, name) < 0:
-                raise RuleError(f"option {name!r} cannot be negative ({getattr(self, name)})")
-        if self.diamond_cap and not (self.cap and self.gold_cap):
-            raise RuleError(
-                "diamond_cap (钻石顶) needs cap and gold_cap: it applies when all three reach gold_cap"
-            )
+    @classmethod
+    def rules(cls) -> OptionRules:
+        """What each option may be (:data:`RULES`)."""
+        return RULES
 
 
-POINTS = ("pihu_points", "xiaoxie_points", "daxie_points", "qidui_points")
-FACTORS = (
-    "hard_factor",
-    "qidui_self_drawn_factor",
-    "pizi_factor",
-    "laizi_factor",
-    "exposed_kong_factor",
-    "concealed_kong_factor",
-    "kong_bloom_factor",
-    "gangshangpao_factor",
+# What each option may be (hupai.rules.options; docs/rules/enshi.md §9). The seed's factors are 2 and
+# 4; 8 leaves room for a house's own without letting an uncapped score run to absurd sizes.
+RULES = OptionRules(
+    ranges={
+        "reserved_tiles": (0, 100),
+        "max_laizi_in_win": (0, 4),
+        "difen": (1, 100),
+        **dict.fromkeys(("pihu_points", "xiaoxie_points", "daxie_points", "qidui_points"), (1, 100)),
+        **dict.fromkeys(
+            (
+                "hard_factor",
+                "qidui_self_drawn_factor",
+                "pizi_factor",
+                "laizi_factor",
+                "exposed_kong_factor",
+                "concealed_kong_factor",
+                "kong_bloom_factor",
+                "gangshangpao_factor",
+            ),
+            (1, 8),
+        ),
+        **dict.fromkeys(("cap", "gold_cap", "diamond_cap"), (0, 10000)),
+        "kong_money": (0, 1000),
+        "min_points": (0, 1000),
+    },
+    choices={
+        "honour_successor": ("winds_dragons", "riichi", "single_cycle"),
+        "pizi_flip": ("back", "front"),
+        "discarder_double": ("all_wins", "pihu_only"),
+        "next_dealer": ("winner", "next_seat"),
+        "next_dealer_on_draw": ("same_dealer", "next_seat"),
+    },
+    conflicts=(
+        Conflict(
+            "gold_cap",
+            "cap",
+            "needs",
+            "金顶 is what each pays when all three reach the cap",
+            "三家都到封顶才有金顶",
+        ),
+        Conflict("gold_cap", "cap", "above", "金顶 is a higher top than the cap", "金顶要高于封顶"),
+        Conflict(
+            "diamond_cap",
+            "gold_cap",
+            "needs",
+            "钻石顶 is what each pays when all three reach 金顶",
+            "三家都到金顶才有钻石顶",
+        ),
+        Conflict("diamond_cap", "gold_cap", "above", "钻石顶 is a higher top than 金顶", "钻石顶要高于金顶"),
+        Conflict(
+            "laizi_in_melds",
+            "chow",
+            "needs",
+            "a 赖子 stands in only for a tile of a chow, and without chows there is none",
+            "赖子只能在吃牌时顶替一张牌，不能吃牌就无从顶替",
+        ),
+    ),
 )

@@ -73,6 +73,12 @@ def is_open(melds: Sequence[Meld]) -> bool:
     return any(meld.kind is not MeldKind.CONCEALED_KONG for meld in melds)
 
 
+def laizi_in_melds(melds: Sequence[Meld]) -> list[int]:
+    """The kinds the 赖子 lying in ``melds`` stand for (a chow's, with ``laizi_in_melds``): each is a 赖子
+    of the winning hand, as one in the concealed tiles is (docs/rules/enshi.md §3.3)."""
+    return [meld.laizi_for for meld in melds if meld.laizi_for is not None]
+
+
 def split_wild(counts: Sequence[int], laizi: int | None) -> tuple[list[int], int]:
     """The natural tiles and the number of 赖子 (wildcards) among ``counts``."""
     rest = list(counts)
@@ -119,10 +125,15 @@ def _points(kind: str, options: EnshiOptions) -> int:
     }[kind]
 
 
-def _is_hard(reading: Reading, jokers: int, laizi: int | None, options: EnshiOptions) -> bool:
-    if not jokers:
+def _is_hard(
+    reading: Reading, jokers: int, laizi: int | None, options: EnshiOptions, in_melds: Sequence[int] = ()
+) -> bool:
+    """硬: no 赖子 in the winning hand — neither among the concealed tiles nor standing in a chow
+    (``in_melds``: the kinds those stand for); with ``laizi_as_itself_hard`` every 赖子 standing for its
+    own face is allowed."""
+    if not jokers and not in_melds:
         return True
-    return options.laizi_as_itself_hard and all(wild == laizi for wild in reading.wild)
+    return options.laizi_as_itself_hard and all(wild == laizi for wild in (*reading.wild, *in_melds))
 
 
 def sheet_items(
@@ -215,6 +226,7 @@ def refusal(state: HandState, context: WinContext, options: EnshiOptions) -> str
     if options.pizi_blocks_win and pizi is not None and counts[pizi]:
         return pizi_refusal(seat, pizi)
     held = counts[laizi] if laizi is not None else 0
+    held += len(laizi_in_melds(state.seats[seat].melds))  # a 赖子 standing in a chow is in the hand too
     if options.max_laizi_in_win and held > options.max_laizi_in_win:
         return Refusal(
             f"赖子太多: a winning hand may hold at most {options.max_laizi_in_win} 赖子; "
@@ -242,7 +254,9 @@ def score(state: HandState, context: WinContext, options: EnshiOptions) -> WinVe
         return WinVerdict(False, reason=reason)
     rest, jokers = split_wild(context.counts, state.laizi)
     self_drawn = context.kind is WinKind.SELF_DRAWN
-    open_hand = is_open(state.seats[context.seat].melds)
+    melds = state.seats[context.seat].melds
+    open_hand = is_open(melds)
+    in_melds = laizi_in_melds(melds)
     anyone_laid = any(player.laid for player in state.seats)
     best: tuple[tuple[int, int], ScoreSheet] | None = None
     refused = ""
@@ -251,11 +265,11 @@ def score(state: HandState, context: WinContext, options: EnshiOptions) -> WinVe
     scored: set[tuple[str, bool]] = set()
     for reading in decompositions(rest, jokers=jokers):
         kind = hand_kind(reading, open_hand=open_hand, self_drawn=self_drawn, options=options)
-        hard = _is_hard(reading, jokers, state.laizi, options)
+        hard = _is_hard(reading, jokers, state.laizi, options, in_melds)
         if (kind, hard) in scored:
             continue
         scored.add((kind, hard))
-        if kind == "pihu" and jokers and options.chuotai_forbidden and not anyone_laid:
+        if kind == "pihu" and (jokers or in_melds) and options.chuotai_forbidden and not anyone_laid:
             refused = refused or (
                 f"不能戳胎: seat {context.seat} holds a 赖子 and nobody has laid a 痞子 or 赖子 this hand, "
                 "so it may not win a 屁胡 (S003b 10)"

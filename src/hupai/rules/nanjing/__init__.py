@@ -77,6 +77,11 @@ class NanjingRuleSet(RuleSet):
         after[tile] -= 4 if player.counts[tile] == 4 else 1
         return waits(before) == waits(after)
 
+    def ready_kong_refusal(self, state: HandState, seat: int, tile: int) -> str:
+        if not self.options.dihu_allow_kong_same_waits:
+            return "after 报听 the hand is locked: no kong (option dihu_allow_kong_same_waits is off)"
+        return "after 报听 the hand is locked: no kong that changes the waits (dihu_allow_kong_same_waits)"
+
     # --- money during play (现场汇) -------------------------------------------------------
 
     def _money(self, state: HandState, amount: int) -> int:

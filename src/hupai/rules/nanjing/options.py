@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hupai.game.contract import RuleError
+from hupai.rules.options import OptionRules
 
 BIXIAHU_TRIGGERS = (
     "dealer_win",  # 庄家胡 (S002) — also S003a's 庄家连庄
@@ -85,35 +85,62 @@ class NanjingOptions:
     # Leaving
     escape_penalty: int = 60  # S002: 逃跑 −60
 
-    def validate(self) -> None:
-        choices = {
-            "menqing": ("no_pung", "no_meld", "pung_restored_by_bugang"),
-            "luxury_qidui": ("by_quads", "win_on_fourth"),
-            "yajue_shapes": ("kanchan", "kanchan_or_edge"),
-            "wuhuaguo": ("menqing_or_big", "no_pung_only"),
-            "tianhu": ("add", "fixed_per_payer"),
-            "big_kong_bloom": ("add", "double"),
-            "flower_kong_bloom": ("add", "x4"),
-            "follow_penalty_scope": ("any_time", "first_round_dealer_led"),
-            "liability_on_ron": ("one_share", "three_shares"),
-            "kuaizhao_other_feeder": ("duidui", "duidui_plus_quanqiu"),
-            "kuaizhao_ron_value": ("actual", "pengpeng_only"),
-            "sanqing_trigger": ("claim_only", "any_set_incl_sequence"),
-            "bixiahu_mult": ("x2", "cumulative"),
-        }
-        for name, allowed in choices.items():
-            value = getattr(self, name)
-            if value not in allowed:
-                raise RuleError(f"option {name!r} is one of {', '.join(allowed)}, not {value!r}")
-        for source in self.yajue_source:
-            if source not in ("own_pung", "others_pung", "three_discarded"):
-                raise RuleError(
-                    f"yajue_source entries are own_pung, others_pung, three_discarded, not {source!r}"
-                )
-        for trigger in self.bixiahu_triggers:
-            if trigger not in BIXIAHU_TRIGGERS:
-                raise RuleError(f"unknown 比下胡 trigger {trigger!r} (known: {', '.join(BIXIAHU_TRIGGERS)})")
-        if len(self.luxury_qidui_bonus) != 3:
-            raise RuleError("luxury_qidui_bonus lists three values: one, two and three fours of a kind")
-        if not 0 <= self.reserved_tiles <= 100 or not 0 <= self.haidi_tiles <= 100:
-            raise RuleError("reserved_tiles and haidi_tiles are 0-100")
+    @classmethod
+    def rules(cls) -> OptionRules:
+        """What each option may be (:data:`RULES`)."""
+        return RULES
+
+
+# What each option may be (hupai.rules.options; docs/rules/nanjing.md §7).
+RULES = OptionRules(
+    ranges={
+        "reserved_tiles": (0, 100),
+        "haidi_tiles": (0, 100),
+        "base": (1, 1000),
+        **dict.fromkeys(
+            (
+                "menqing_bonus",
+                "hunyise_bonus",
+                "qingyise_bonus",
+                "duiduihu_bonus",
+                "quanqiu_bonus",
+                "qidui_bonus",
+                "luxury_qidui_bonus",
+                "fengyise_bonus",
+                "yajue_bonus",
+                "wuhuaguo_bonus",
+                "tianhu_bonus",
+                "dihu_bonus",
+                "small_kong_bloom_bonus",
+                "big_kong_bloom_bonus",
+                "flower_kong_bloom_bonus",
+                "haidi_bonus",
+                "exposed_kong_money",
+                "concealed_kong_money",
+                "flower_kong_money",
+                "penalty_each",
+                "escape_penalty",
+            ),
+            (0, 1000),
+        ),
+        "small_hand_hard_flowers": (0, 20),
+    },
+    choices={
+        "menqing": ("no_pung", "no_meld", "pung_restored_by_bugang"),
+        "luxury_qidui": ("by_quads", "win_on_fourth"),
+        "yajue_source": ("own_pung", "others_pung", "three_discarded"),
+        "yajue_shapes": ("kanchan", "kanchan_or_edge"),
+        "wuhuaguo": ("menqing_or_big", "no_pung_only"),
+        "tianhu": ("add", "fixed_per_payer"),
+        "big_kong_bloom": ("add", "double"),
+        "flower_kong_bloom": ("add", "x4"),
+        "follow_penalty_scope": ("any_time", "first_round_dealer_led"),
+        "liability_on_ron": ("one_share", "three_shares"),
+        "kuaizhao_other_feeder": ("duidui", "duidui_plus_quanqiu"),
+        "kuaizhao_ron_value": ("actual", "pengpeng_only"),
+        "sanqing_trigger": ("claim_only", "any_set_incl_sequence"),
+        "bixiahu_triggers": BIXIAHU_TRIGGERS,
+        "bixiahu_mult": ("x2", "cumulative"),
+    },
+    lengths={"luxury_qidui_bonus": (3, 3)},
+)

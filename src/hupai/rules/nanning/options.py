@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hupai.game.contract import RuleError
+from hupai.rules.options import Conflict, OptionRules
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -48,28 +48,55 @@ class NanningOptions:
     maima: int = 0  # 买马 (S004 mentions it; platforms): horses from the back of the wall; 0 = off
     fishing: str = "off"  # C-NN-13 钓鱼: off | s000_predraw | s004_count
 
-    def validate(self) -> None:
-        choices = {
-            "chain_kong_fee": ("one_per_kong", "full_fee"),
-            "combine": ("multiply", "add"),
-            "chicken_ron": ("allow", "tsumo_only"),
-            "menqing_ron": ("base4", "plus1", "none"),
-            "tianhu": ("double_menqing_tsumo", "each_fixed"),
-            "dihu": ("double_menqing_tsumo", "each_fixed"),
-            "renhu": ("menqing_dapao", "none"),
-            "concealed_bloom": ("doubled_unit", "fixed_each"),
-            "quanqiu_pao": ("dapao", "surcharge"),
-            "haidi_window": ("last_tile", "last_round"),
-            "next_dealer_on_multiron": ("discarder", "dealer_if_won_else_next"),
-            "next_dealer_on_draw": ("last_drawer", "same_dealer"),
-            "fishing": ("off", "s000_predraw", "s004_count"),
-        }
-        for name, allowed in choices.items():
-            value = getattr(self, name)
-            if value not in allowed:
-                raise RuleError(f"option {name!r} is one of {', '.join(allowed)}, not {value!r}")
-        for name in ("moma", "maima"):
-            if not 0 <= getattr(self, name) <= 8:
-                raise RuleError(f"option {name!r} is 0 (off) to 8 tiles")
-        if not 0 <= self.reserved_tiles <= 100:
-            raise RuleError("reserved_tiles is 0-100")
+    @classmethod
+    def rules(cls) -> OptionRules:
+        """What each option may be (:data:`RULES`)."""
+        return RULES
+
+
+# What each option may be (hupai.rules.options; docs/rules/nanning.md §9).
+RULES = OptionRules(
+    ranges={
+        "reserved_tiles": (0, 100),
+        "kong_points": (0, 100),
+        "chicken_ron_points": (1, 100),
+        "tianhu_each": (1, 1000),
+        "dihu_each": (1, 1000),
+        "concealed_bloom_each": (1, 1000),
+        "quanqiu_pao_surcharge": (0, 1000),
+        "min_points": (0, 1000),
+        "moma": (0, 8),
+        "maima": (0, 8),
+    },
+    choices={
+        "chain_kong_fee": ("one_per_kong", "full_fee"),
+        "combine": ("multiply", "add"),
+        "chicken_ron": ("allow", "tsumo_only"),
+        "menqing_ron": ("base4", "plus1", "none"),
+        "tianhu": ("double_menqing_tsumo", "each_fixed"),
+        "dihu": ("double_menqing_tsumo", "each_fixed"),
+        "renhu": ("menqing_dapao", "none"),
+        "concealed_bloom": ("doubled_unit", "fixed_each"),
+        "quanqiu_pao": ("dapao", "surcharge"),
+        "haidi_window": ("last_tile", "last_round"),
+        "next_dealer_on_multiron": ("discarder", "dealer_if_won_else_next"),
+        "next_dealer_on_draw": ("last_drawer", "same_dealer"),
+        "fishing": ("off", "s000_predraw", "s004_count"),
+    },
+    conflicts=(
+        Conflict(
+            "sishuang",
+            "fenghu",
+            "needs",
+            "死双 doubles the part of a player sealed by 封胡, and without 封胡 nobody is sealed",
+            "死双是封胡的加倍，不封胡就没有死双",
+        ),
+        Conflict(
+            "fenghu_count_bugang",
+            "fenghu",
+            "needs",
+            "it says how the three sets of 封胡 are counted, and without 封胡 none are",
+            "补杠算两手是封胡的算法，不封胡就无从算起",
+        ),
+    ),
+)

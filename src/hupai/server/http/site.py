@@ -13,7 +13,7 @@ from hupai import __version__
 from hupai.calculator import WinSpec, error_details, score_win
 from hupai.rules import load_ruleset, presets
 from hupai.rules.labels import option_labels
-from hupai.rules.options import option_range
+from hupai.rules.options import conflicts, option_specs
 from hupai.server.errors import BadRequest
 from hupai.server.schemas import RuleCardOut, ScoreIn
 from hupai.server.storage.outputs import rule_card
@@ -39,7 +39,17 @@ async def rulesets() -> list[RuleCardOut]:
     """Every preset's rule card: the options in force, their values, and their names in 中文 and
     English (``labels``: option -> zh, en, help, and names of the values where they are words)."""
     cards = [rule_card(name, {}) for name in presets()]
-    return [card.model_copy(update={"labels": _labels_with_ranges(card)}) for card in cards]
+    return [
+        card.model_copy(
+            update={
+                "labels": _labels_with_ranges(card),
+                "conflicts": [
+                    conflict.as_dict() for conflict in conflicts(load_ruleset(card.preset).options_class)
+                ],
+            }
+        )
+        for card in cards
+    ]
 
 
 @router.post("/api/score", response_model=None)
@@ -63,10 +73,7 @@ def _labels_with_ranges(card: RuleCardOut) -> dict[str, Any]:
     """The rule set's option labels, with ``min`` and ``max`` for every whole-number option (or list
     of them), so a client's number inputs refuse what the server would."""
     labels: dict[str, Any] = option_labels(card.ruleset)
-    options_class = load_ruleset(card.preset).options_class
-    for name, value in card.options.items():
-        values = value if isinstance(value, list) else [value]
-        if values and all(isinstance(item, int) and not isinstance(item, bool) for item in values):
-            low, high = option_range(options_class, name)
-            labels.setdefault(name, {}).update({"min": low, "max": high})
+    for name, spec in option_specs(load_ruleset(card.preset).options_class).items():
+        if spec.kind in ("whole", "wholes"):
+            labels.setdefault(name, {}).update({"min": spec.low, "max": spec.high})
     return labels

@@ -57,16 +57,17 @@ class Rooms:
         """The new room, with its invitation token (``invite``): only its host is ever answered with it."""
         try:
             preset = find_preset(spec.preset)
-            load_ruleset(preset.name, spec.options)
+            card = load_ruleset(preset.name, spec.options).options_dict()
         except RuleError as error:
             raise StoreError(str(error)) from None
+        changed = {name: card[name] for name in spec.options}  # as read: "own_pung,others_pung" is a list
         with self.tx.writing() as db:
             self._check_waiting_rooms(db, host_id)
             number = self._free_number(db)
             room = Room(
                 number=number,
                 preset=preset.name,
-                options=dict(spec.options),
+                options=changed,
                 hands=spec.hands,
                 decision_seconds=spec.decision_seconds,
                 next_hand_seconds=spec.next_hand_seconds,

@@ -11,10 +11,26 @@ export const PLACES = ["bottom", "right", "top", "left"]; // by seat offset from
 const TURN = { bottom: 0, right: 270, top: 180, left: 90 }; // each side's tiles face their owner
 export const ROW = 6; // tiles in a row of a river
 
-// A meld's tiles as codes: a chow's run from its lowest tile, three or four of a pung or kong.
+// A meld's tiles as codes, as they lie on the table: a chow's run from its lowest tile — a 赖子 in
+// place of the tile it stands for, where one does (Enshi's laizi_in_melds: the meld's `laizi_for` and
+// `laizi`) — three or four of a pung or kong.
 export function meldTiles(meld) {
-  if (meld.kind === "chow") return [meld.tile, nextTile(meld.tile), nextTile(nextTile(meld.tile))];
+  if (meld.kind === "chow") {
+    const run = [meld.tile, nextTile(meld.tile), nextTile(nextTile(meld.tile))];
+    return meld.laizi_for && meld.laizi ? run.map((code) => (code === meld.laizi_for ? meld.laizi : code)) : run;
+  }
   return Array(meld.kind === "pung" ? 3 : 4).fill(meld.tile);
+}
+
+// A face-up meld's tiles drawn (`options` as tileSvg's), a 赖子 standing in a chow marked as the
+// wildcard it is (as in the hand).
+export function meldFacesHtml(meld, options = {}) {
+  const run = meld.kind === "chow" ? [meld.tile, nextTile(meld.tile), nextTile(nextTile(meld.tile))] : [];
+  const wild = meld.laizi_for && meld.laizi ? run.indexOf(meld.laizi_for) : -1;
+  const marked = { ...options, extra: `${options.extra || ""} wildcard`.trim() };
+  return meldTiles(meld)
+    .map((code, index) => tileSvg(code, index === wild ? marked : options))
+    .join("");
 }
 
 // The wind of a seat this hand: the dealer is 东 (`seat.n` names it, `wind.n` is its one letter).
@@ -47,7 +63,7 @@ export function meldsHtml(info, place, { small = false } = {}) {
         const face = tileSvg(meld.tile, { rotate: TURN[place], extra });
         return `<span class="meld concealed_kong">${back}${face}${face}${back}</span>`;
       }
-      return `<span class="meld ${meld.kind}">${tiles(meldTiles(meld), place, extra)}</span>`;
+      return `<span class="meld ${meld.kind}">${meldFacesHtml(meld, { rotate: TURN[place], extra })}</span>`;
     })
     .join("");
 }

@@ -176,12 +176,50 @@ export function ruleCardEditor(card, { onChange = () => {} } = {}) {
   function options() {
     return { ...card.options, ...changes() };
   }
+  const rowOf = (key) => element.querySelector(`tr.option[data-option="${CSS.escape(key)}"]`);
+  // Options that contradict each other (card.conflicts, the server's): the card offers only valid
+  // combinations. One that needs another is off and disabled while that one is off; one that must be
+  // above another takes it as its floor (the form will not send a value below it).
+  function enforceConflicts() {
+    const conflicts = card.conflicts || [];
+    const blocked = new Set();
+    for (const { option, other, test, why, why_zh: whyZh } of conflicts) {
+      if (test !== "needs") continue;
+      const off = !isOn(read(other));
+      if (off) blocked.add(option);
+      for (const input of inputsOf(option)) {
+        input.disabled = blocked.has(option);
+        if (!off) continue;
+        if (input.type === "checkbox") input.checked = false;
+        else if (input.type === "number") input.value = "0";
+      }
+      const row = rowOf(option);
+      if (row) {
+        row.classList.toggle("unavailable", blocked.has(option));
+        if (off) row.title = pick(whyZh, why);
+        else if (!blocked.has(option)) row.removeAttribute("title");
+        row.classList.toggle("changed", differs(option));
+      }
+    }
+    for (const { option, other, test, why, why_zh: whyZh } of conflicts) {
+      if (test !== "above" || blocked.has(option)) continue;
+      const [input] = inputsOf(option);
+      if (!input || input.type !== "number") continue;
+      const floor = isOn(read(option)) && isOn(read(other)) ? Number(read(other)) + 1 : null;
+      input.setCustomValidity(floor !== null && Number(input.value) < floor ? pick(whyZh, why) : "");
+    }
+  }
   const edited = (event) => {
+    enforceConflicts();
     const row = event.target.closest("tr.option");
     if (row) row.classList.toggle("changed", differs(row.dataset.option));
     onChange();
   };
   element.addEventListener("input", edited);
   element.addEventListener("change", edited);
+  enforceConflicts();
   return { element, changes, options };
 }
+
+// Whether an option is on: true, above 0, or a list with something in it (hupai.rules.options).
+const isOn = (value) => (Array.isArray(value) ? value.length > 0 : Boolean(value));

@@ -2,7 +2,7 @@
 // session summary (大结算). Also used by replays and the score calculator.
 
 import { pick, t } from "./i18n.js";
-import { meldTiles } from "./board.js";
+import { meldFacesHtml } from "./board.js";
 import { parseTiles, tileSvg, tilesHtml } from "./tiles.js";
 import { copyToClipboard, escapeHtml, html, signed, toast } from "./util.js";
 
@@ -137,7 +137,7 @@ function openHands(message, names) {
     let tiles = codes.map(tile).join("");
     if (win && marked < 0) tiles += `<span class="gap"></span>${tileSvg(win.tile, { extra: "small win-tile" })}`;
     const melds = info.melds
-      .map((meld) => `<span class="meld">${tilesHtml(meldTiles(meld), { extra: "small" })}</span>`)
+      .map((meld) => `<span class="meld">${meldFacesHtml(meld, { extra: "small" })}</span>`)
       .join("");
     const flowers = info.flowers ? `<span class="flowers" title="${t("end.flowers")}">${tilesHtml(parseTiles(info.flowers), { extra: "small" })}</span>` : "";
     const laid = info.laid ? `<span class="laid">${tilesHtml(parseTiles(info.laid), { extra: "small" })}</span>` : "";

@@ -4,7 +4,7 @@
 // counted tile); the room (room.js) owns the connection and the messages.
 
 import { avatarHtml } from "./avatar.js";
-import { boardHtml, fitTable, meldTiles, placeOf, wildHtml, windOf } from "./board.js";
+import { boardHtml, fitTable, meldFacesHtml, meldTiles, placeOf, wildHtml, windOf } from "./board.js";
 import { fairBadge } from "./fairness.js";
 import { knows, language, t } from "./i18n.js";
 import { hintsHtml } from "./hints.js";
@@ -208,7 +208,7 @@ export class TableView {
     const melds = info.melds
       .map((meld) => meld.kind === "concealed_kong"
         ? `<span class="meld">${tileSvg(null, { back: true })}${tileSvg(meld.tile)}${tileSvg(meld.tile)}${tileSvg(null, { back: true })}</span>`
-        : `<span class="meld">${tilesHtml(meldTiles(meld))}</span>`)
+        : `<span class="meld">${meldFacesHtml(meld)}</span>`)
       .join("");
     const trays = [
       info.flowers ? `<span class="tray flowers" data-role="my-flowers"><i>${t("table.flowers")}</i>${tilesHtml(parseTiles(info.flowers))}</span>` : "",
@@ -255,8 +255,9 @@ export class TableView {
     const attributes = `class="act act-${action.act}" data-action="${action.act}" data-tile="${action.tile || ""}"`;
     const key = KEYS[action.act] ? `<kbd>${KEYS[action.act]}</kbd>` : "";
     if (action.act === "chow") {
-      const run = meldTiles({ kind: "chow", tile: action.tile });
-      return `<button type="button" ${attributes} aria-label="${t("act.chow")} ${run.map(tileName).join(" ")}">${t("act.chow")} ${tilesHtml(run)}${key}</button>`;
+      const meld = { kind: "chow", tile: action.tile, ...chowStandIn(action.tile, view) };
+      const run = meldTiles(meld);
+      return `<button type="button" ${attributes} aria-label="${t("act.chow")} ${run.map(tileName).join(" ")}">${t("act.chow")} ${meldFacesHtml(meld)}${key}</button>`;
     }
     if (action.act === "lay") {
       const label = t(action.tile === view.pizi ? "act.layPizi" : "act.layLaizi");
@@ -422,6 +423,18 @@ function markCounted(page, code) {
   if (!code) return;
   for (const button of page.querySelectorAll(`.hand-tile[data-discard="${code}"]`)) button.classList.add("counted");
   for (const tile of page.querySelectorAll(`[data-role="board"] svg.tile[data-tile="${code}"]`)) tile.classList.add("counted");
+}
+
+// Where a 赖子 would stand in the chow from `low` of the open discard, as the engine fills it
+// (Enshi's laizi_in_melds): the run's kind the hand lacks, or holds only as its 痞子 or 赖子 —
+// `{laizi_for, laizi}` for the meld drawn on the button, or nothing.
+export function chowStandIn(low, view) {
+  if (!view.laizi || !view.open_tile) return {};
+  const hand = parseTiles(view.hand || "");
+  const lacking = meldTiles({ kind: "chow", tile: low }).find(
+    (code) => code !== view.open_tile && (code === view.pizi || code === view.laizi || !hand.includes(code)),
+  );
+  return lacking ? { laizi_for: lacking, laizi: view.laizi } : {};
 }
 
 // The copies of `code` a seat can see: its hand, every river tile not claimed (a claimed one is in a

@@ -266,8 +266,9 @@ class Table {
     const missing = needed.filter((kind) => this.special(kind) || !counts[kind]).length;
     const spare = this.rules.laiziInMelds && this.laizi !== null && counts[this.laizi] > 0;
     if (!(missing === 0 || (missing === 1 && spare))) return null;
-    // As the engine takes them: each needed kind if held, else a 赖子.
-    return needed.map((kind) => (counts[kind] || this.laizi === null ? kind : this.laizi));
+    // As the engine takes them: each needed kind if held and not special, else a 赖子 (it stands in for
+    // that kind in the meld; a 痞子 never lies in one).
+    return needed.map((kind) => (this.laizi === null || (counts[kind] && !this.special(kind)) ? kind : this.laizi));
   }
 
   // Every seat still undecided passes: the window closes as the engine resolves it.
