@@ -795,9 +795,15 @@ def serve(
         settings = replace(settings, allowed_hosts=tuple(dict.fromkeys((*names, *addresses))))
     if workers > 1 and not settings.redis_url:
         _fail("--workers above 1 needs Redis (--redis-url or HUPAI_REDIS_URL), so the processes share tables")
-    console.print(f"[bold]hupai {__version__}[/] server at [bold]http://{host}:{port}/[/]")
+    shown_host = "127.0.0.1" if host in ("0.0.0.0", "::") else host  # an address nobody can open
+    console.print(f"[bold]hupai {__version__}[/] server at [bold]http://{shown_host}:{port}/[/]")
     for url in lan_urls:
-        console.print(f"on the local network: [bold]{url}/[/]")
+        console.print(f"friends on the local network open: [bold]{url}/[/]")
+    if lan:
+        console.print(
+            "[yellow]voice needs HTTPS on other devices (browsers allow the microphone only there): "
+            'one command puts it in front, see docs/deploy.md "HTTPS on a local network"[/]'
+        )
     if settings.public_url:
         console.print(f"invitations: {settings.public_url}/#/join/<room>")
         if lan:

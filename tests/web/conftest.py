@@ -92,9 +92,17 @@ class Watched:
         self.contexts: list[BrowserContext] = []
         self.errors: list[str] = []
 
-    def page(self, size: str = "desktop", *, locale: str = "zh-CN", refused: tuple[int, ...] = ()) -> Page:
+    def page(
+        self,
+        size: str = "desktop",
+        *,
+        locale: str = "zh-CN",
+        refused: tuple[int, ...] = (),
+        offline: bool = False,
+    ) -> Page:
         """A page of its own context; ``refused``: HTTP statuses this page is expected to be answered
-        with (the browser logs each as a console error; the test checks what the page says instead)."""
+        with (the browser logs each as a console error; the test checks what the page says instead);
+        ``offline``: the test takes the network away, and the requests that fail then are expected."""
         width, height = SIZES[size]
         phone = size != "desktop"
         context = self.browser.new_context(
@@ -108,6 +116,8 @@ class Watched:
         opened = context.new_page()
         opened.on("pageerror", lambda error: self.errors.append(f"page error: {error}"))
         expected = tuple(f"the server responded with a status of {status}" for status in refused)
+        if offline:
+            expected += ("net::ERR_INTERNET_DISCONNECTED", "Failed to fetch")
         opened.on(
             "console",
             lambda message: (

@@ -30,3 +30,27 @@ def test_a_hand_dissolved_mid_play_replays_to_where_it_stopped(pages: Watched, b
     page.click("#lang")
     said = replay.locator('[data-role="frame-action"]')
     expect(said).to_have_text("Ended by agreement: the hand stops here")
+
+
+def test_a_finished_room_opened_again_shows_its_result(pages: Watched, base_url: str) -> None:
+    """Reloaded, or its link opened again, a room whose match ended shows its 大结算 and the way to its
+    replays — not a waiting room whose 开始游戏 the server refuses."""
+    page: Page = pages.page("portrait")
+    enter(page, base_url, "看结果")
+    number = create_room_with_bots(page, "enshi")
+    page.click('[data-role="start"]')
+    expect(page.locator(".table")).to_be_visible()
+    page.click('[data-role="dissolve"]')
+    page.locator('[data-role="confirm"] [data-answer="yes"]').click()
+    expect(page.locator('[data-role="summary"]')).to_be_visible()
+    for _ in range(2):
+        page.reload()
+        summary = page.locator('[data-role="summary"]')
+        expect(summary).to_be_visible()
+        expect(summary.locator('[data-role="replay"]').first).to_have_attribute(
+            "href", f"#/replay/{number}/0"
+        )
+        expect(page.locator('[data-role="start"]')).to_have_count(0)
+    page.goto(f"{base_url}#/")
+    page.goto(f"{base_url}#/room/{number}")
+    expect(page.locator('[data-role="summary"]')).to_be_visible()

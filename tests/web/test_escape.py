@@ -57,3 +57,32 @@ def test_leaving_shows_the_escape_payment_on_the_sheet_and_in_the_summary(
     expect(hand.locator(".outcome")).to_have_text("Stopped；逃兵 left")
     page.click("#lang")
     shoot(page, "summary-escape", sizes=("desktop",))
+
+
+# Whether what is drawn at the middle of an element is that element (or inside it): nothing covers it.
+ON_TOP = """(element) => {
+  const box = element.getBoundingClientRect();
+  const found = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+  return found !== null && (found === element || element.contains(found));
+}"""
+
+
+def test_the_voice_bar_never_covers_the_way_to_the_summary_on_a_phone(pages: Watched, base_url: str) -> None:
+    """Upright on a 390×844 phone in voice, the last hand's 查看大结算 is not under 按住说话: a tap there
+    opens the summary, not the microphone."""
+    page: Page = pages.page("portrait")
+    enter(page, base_url, "说话人")
+    create_room_with_bots(page, "nanjing")  # its escape penalty makes the sheet longer than the screen
+    page.click('[data-role="start"]')
+    expect(page.locator(".table")).to_be_visible()
+    page.click('[data-role="voice"]')
+    expect(page.locator('[data-role="voice-bar"]')).to_be_visible()
+    page.click('[data-role="escape"]')
+    page.locator('[data-role="confirm"] [data-answer="yes"]').click()
+    to_summary = page.locator('[data-role="to-summary"]')
+    expect(to_summary).to_be_visible()
+    assert to_summary.evaluate(ON_TOP), "按住说话 covers 查看大结算"
+    shoot(page, "voice-hand-end", sizes=("portrait",))
+    to_summary.click()
+    expect(page.locator('[data-role="summary"]')).to_be_visible()
+    expect(page.locator('[data-role="talk"]')).to_have_attribute("aria-pressed", "false")

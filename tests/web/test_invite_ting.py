@@ -208,3 +208,21 @@ def test_an_invitation_from_a_server_on_this_machine_only_says_so(pages: Watched
     host.click("#lang")
     expect(warning).to_contain_text("friends on other devices cannot open this link")
     shoot(host, "invite-local-only")
+
+
+def test_the_invitation_link_pasted_in_the_lobby_lets_a_friend_in(pages: Watched, base_url: str) -> None:
+    """The lobby's field takes what a friend actually sends — the link — as well as one's own number."""
+    host = pages.page()
+    enter(host, base_url, "房主甲")
+    number = create_room(host)
+    link = link_of(host)
+    friend = pages.page("portrait")
+    enter(friend, base_url, "粘贴者")
+    field = friend.locator('[data-role="join"] input[name="number"]')
+    field.fill("不是链接")
+    friend.click('[data-role="join"] button[type="submit"]')
+    expect(friend.locator("#toast")).to_contain_text("请粘贴邀请链接")
+    field.fill(f"快来打麻将 {link} 房号{number}")  # a message pasted whole
+    friend.click('[data-role="join"] button[type="submit"]')
+    expect(friend.locator('[data-role="number"]')).to_have_text(number)
+    expect(host.locator(".seat-row", has_text="粘贴者")).to_be_visible()

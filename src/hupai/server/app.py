@@ -16,6 +16,7 @@ import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -33,8 +34,7 @@ from hupai.server.guards.bounds import BodyGuard, validation_details
 from hupai.server.guards.edge import RequestGuard, log_config
 from hupai.server.guards.limits import Limits
 from hupai.server.guards.slow_clients import HeadDeadline
-from hupai.server.http import accounts, invitations, records, rooms, site, socket
-from hupai.server.http.site import WEB
+from hupai.server.http import accounts, app_shell, invitations, records, rooms, site, socket
 from hupai.server.settings import (
     ALLOWED_HOSTS_ENV,
     DATABASE_ENV,
@@ -54,7 +54,15 @@ from hupai.server.table.searches import close_pools
 from hupai.server.tables import Tables
 
 STORAGE_RETRY_SECONDS = 2
-ROUTERS = (site.router, accounts.router, rooms.router, invitations.router, records.router, socket.router)
+ROUTERS = (
+    app_shell.router,
+    site.router,
+    accounts.router,
+    rooms.router,
+    invitations.router,
+    records.router,
+    socket.router,
+)
 log = logging.getLogger("hupai.server")
 
 
@@ -168,7 +176,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for router in ROUTERS:
         app.include_router(router)
     app.add_middleware(RequestGuard, settings=settings)
-    app.mount("/static", StaticFiles(directory=WEB), name="static")
+    app.state.web = Path(settings.web_dir) if settings.web_dir else app_shell.WEB
+    app.mount("/static", StaticFiles(directory=app.state.web), name="static")
     return app
 
 

@@ -95,6 +95,9 @@ class Settings:
     # Voice (WebRTC): STUN/TURN servers the browsers use to find each other across networks; none,
     # voice connects players on one network (a LAN, or one machine).
     ice_servers: tuple[str, ...] = ()
+    # The page's files (index.html, js/, style.css, icons): the package's unless set (a test of a new
+    # release replacing an installed app's shell).
+    web_dir: str | None = None
 
     def __post_init__(self) -> None:
         if self.public_url is not None and not PUBLIC_URL_PATTERN.fullmatch(self.public_url):

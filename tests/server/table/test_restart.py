@@ -96,3 +96,32 @@ def play_out(
         message = json.loads(connection.recv(timeout=RECV_SECONDS))
         assert message["type"] not in ("error", "ignored"), message
     return message
+
+
+def test_a_finished_room_shows_its_summary_after_a_restart(url: str) -> None:
+    """A room opened again after its match ended — by a new server process, long after — is shown its
+    大结算, not a waiting room: the summary is stored with the match's end."""
+    port = free_port()
+    with running_server(url, port) as process:
+        token = call(port, "/api/guest", {"name": "小明"})["token"]
+        number = opened(call(port, "/api/rooms", {"preset": "enshi", "hands": 4}, token))
+        call(port, f"/api/rooms/{number}/start", {}, token)
+        call(port, f"/api/rooms/{number}/dissolve", {"agree": True}, token)  # with bots only: at once
+        socket_url = f"ws://127.0.0.1:{port}/api/rooms/{number}/ws?token={token}"
+        with ws_connect(socket_url) as connection:
+            ended = until_summary(connection)
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=10)
+
+    with running_server(url, port):
+        with ws_connect(socket_url) as connection:
+            again = until_summary(connection)
+        assert again == ended
+        assert call(port, f"/api/rooms/{number}{with_invite(number)}")["status"] == "dissolved"
+
+
+def until_summary(connection: ClientConnection) -> dict[str, Any]:
+    while True:
+        message: dict[str, Any] = json.loads(connection.recv(timeout=RECV_SECONDS))
+        if message["type"] == "match_end":
+            return message

@@ -1,13 +1,12 @@
-"""The page itself and what needs no account: health, the rule sets' cards and the score calculator
-(算分器)."""
+"""What needs no account: health, the rule sets' cards and the score calculator (算分器). The page
+itself, its manifest and service worker: :mod:`hupai.server.http.app_shell`."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any, Literal
 
 from fastapi import APIRouter
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import JSONResponse
 
 from hupai import __version__
 from hupai.calculator import WinSpec, error_details, score_win
@@ -18,15 +17,7 @@ from hupai.server.errors import BadRequest
 from hupai.server.schemas import RuleCardOut, ScoreIn
 from hupai.server.storage.outputs import rule_card
 
-WEB = Path(__file__).parent.parent / "web"
-
 router = APIRouter()
-
-
-@router.get("/", include_in_schema=False)
-async def home() -> FileResponse:
-    """The browser client: one page of plain ES modules (no build step)."""
-    return FileResponse(WEB / "index.html", headers={"Cache-Control": "no-cache"})
 
 
 @router.get("/api/health")

@@ -89,6 +89,7 @@ class Room(Base):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     active_at: Mapped[datetime | None] = mapped_column(default=utcnow)  # last change while waiting
     finished_at: Mapped[datetime | None]
+    summary: Mapped[dict[str, Any] | None]  # the match's 大结算 once it has ended (match_end)
 
     seats: Mapped[list[RoomSeat]] = relationship(order_by="RoomSeat.seat", cascade="all, delete-orphan")
     dissolve_votes: Mapped[list[DissolveVote]] = relationship(

@@ -178,13 +178,18 @@ class Play:
         with self.tx.writing() as db:
             db.merge(PlayedHand(room_id=room_id, hand_index=hand_index, record=record, result=result))
 
-    def finish_match(self, room_id: int, status: str, totals: Sequence[int]) -> None:
+    def finish_match(
+        self, room_id: int, status: str, totals: Sequence[int], summary: dict[str, Any] | None = None
+    ) -> None:
+        """The match's end: the room's status, each seat's result and the 大结算 (``summary``), which a
+        page opening the room later is shown."""
         with self.tx.writing() as db:
             room = db.get(Room, room_id)
             if room is None:
                 raise NotFound(f"no room #{room_id}")
             room.status = status
             room.finished_at = utcnow()
+            room.summary = summary
             order = sorted(range(SEATS), key=lambda seat: -totals[seat])
             for place in room.seats:
                 bot = bot_name(place.bot_level, place.seat) or ""
@@ -199,6 +204,14 @@ class Play:
                         rank=1 + sum(1 for other in order if totals[other] > totals[place.seat]),
                     )
                 )
+
+    def summary(self, room_id: int) -> dict[str, Any] | None:
+        """The 大结算 of the room's ended match, if it has one."""
+        with self.tx.reading() as db:
+            room = db.get(Room, room_id)
+            if room is None:
+                raise NotFound(f"no room #{room_id}")
+            return room.summary
 
 
 def _locked_contributions(connection: Connection, room_id: int, hand_index: int) -> dict[int, str]:

@@ -75,6 +75,7 @@ REBUILD_FAILED = (
     "the server could not go on with this game (its table could not be rebuilt); the hands played are kept"
 )
 ENDING_FAILED = "the server could not end this game normally; the hands played are kept"
+ENDED = ("finished", "dissolved")  # a room whose match ended, with its 大结算
 
 
 class Table(TableState):
@@ -131,6 +132,9 @@ class Table(TableState):
         self.room = await persist.stored(self, self.store.rooms.room_by_id, self.room_id)
         if self.room.status == "playing":
             await self._guard(self.resume())
+        elif self.room.status in ENDED:
+            # A room whose match ended shows its 大结算 to whoever opens it, however much later.
+            self.summary = await persist.stored(self, self.store.play.summary, self.room_id)
         inbox = self.inbox
         while True:
             due = decisions.next_due(self)

@@ -125,8 +125,9 @@ def deal_or_report(table: TableState) -> None:
 async def finish_match(table: TableState, status: str) -> None:
     match = table.match
     assert match is not None
-    await persist.stored(table, table.store.play.finish_match, table.room_id, status, match.totals)
-    table.summary = match_summary(table, status)
+    summary = match_summary(table, status)
+    await persist.stored(table, table.store.play.finish_match, table.room_id, status, match.totals, summary)
+    table.summary = summary
     table.room = await persist.stored(table, table.store.rooms.room_by_id, table.room_id)
     table.pending = {}
     table.next_hand_at = None

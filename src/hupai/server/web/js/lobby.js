@@ -58,7 +58,7 @@ export async function show(root) {
       <h2>${word("lobby.join")}</h2>
       <p class="muted card-lead">${word("lobby.joinLead")}</p>
       <div class="join-line">
-        <label><span class="sr-only">${word("lobby.number")}</span><input name="number" class="room-code" inputmode="numeric" pattern="\\d{6}" maxlength="6" required autocomplete="off" placeholder="000000" aria-label="${t("lobby.number")}"></label>
+        <label><span class="sr-only">${word("lobby.number")}</span><input name="number" class="room-code" maxlength="300" required autocomplete="off" placeholder="${t("lobby.joinPlaceholder")}" aria-label="${t("lobby.number")}"></label>
         <button type="submit" class="primary">${word("lobby.join")}</button>
       </div>
     </form>
@@ -155,12 +155,23 @@ export async function show(root) {
   });
   page.querySelector('[data-role="join"]').addEventListener("submit", async (event) => {
     event.preventDefault();
-    const number = event.target.number.value.trim();
+    const typed = event.target.number.value.trim();
+    // A friend's invitation link, pasted whole, opens as the link would; a number is a room of one's own.
+    const invitation = typed.match(/#\/join\/(\d{6})\/([A-Za-z0-9_-]+)/);
+    if (invitation) {
+      location.hash = `#/join/${invitation[1]}/${invitation[2]}`;
+      return;
+    }
+    const number = typed.replace(/\s/g, "");
+    if (!/^\d{6}$/.test(number)) {
+      toast(t("lobby.joinWhat"), "error");
+      return;
+    }
     try {
       await api.room(number);
       location.hash = `#/room/${number}`;
     } catch (error) {
-      toast(error.message, "error");
+      toast(error.message, "error"); // a stranger's number: the server's words say to ask for the link
     }
   });
   for (const button of page.querySelectorAll('[data-role="change-avatar"]')) {

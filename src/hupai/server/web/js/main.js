@@ -3,6 +3,7 @@
 // `show(root, params)` returning a cleanup function.
 
 import { clearLanguageListeners, language, languageChanged, setLanguage, t, translate } from "./i18n.js";
+import { isOffline, offlineHtml, registerServiceWorker, watchConnection } from "./install.js";
 import { escapeHtml } from "./util.js";
 
 const ROUTES = [
@@ -38,7 +39,9 @@ async function route() {
       }
       cleanup = done;
     } catch (error) {
-      root.innerHTML = `<p class="error">${t("common.error")}: ${escapeHtml(error.message)}</p>`;
+      // With the network gone the installed app still opens (sw.js): it says so, and opens the view
+      // again once the network is back (watchConnection).
+      root.innerHTML = isOffline(error) ? offlineHtml() : `<p class="error">${t("common.error")}: ${escapeHtml(error.message)}</p>`;
     }
     return;
   }
@@ -60,4 +63,8 @@ document.getElementById("lang").addEventListener("click", () => {
 window.addEventListener("hashchange", route);
 setLanguage(language());
 showLanguage();
+watchConnection(() => {
+  if (document.querySelector('[data-role="offline"]')) route();
+});
+registerServiceWorker();
 route();

@@ -16,6 +16,8 @@ import { confirmDialog } from "./dialog.js";
 import { DissolveVote } from "./dissolve.js";
 import { Social } from "./social.js";
 import { Voice } from "./voice.js";
+import { stayAwake } from "./awake.js";
+import { decisionWaiting, setNotifications } from "./attention.js";
 import { checkRecord, contributionFor, rememberedContribution, showFairDetails, verdictHtml } from "./fairness.js";
 import { escapeHtml, html, patchedView, toast } from "./util.js";
 
@@ -128,6 +130,8 @@ class TableClient {
 
   close() {
     this.closed = true;
+    stayAwake(false);
+    decisionWaiting(null, null);
     clearInterval(this.timer);
     this.table.close();
     this.vote.close();
@@ -219,6 +223,7 @@ class TableClient {
 
   render() {
     if (this.closed) return;
+    this.remind();
     if (this.summary && !this.handEnd) {
       this.root.innerHTML = "";
       this.root.append(renderSummary(this.summary, this.number, seatNames(this.summary.names, this.summary.bot_levels)));
@@ -230,11 +235,34 @@ class TableClient {
       this.root.innerHTML = `<section class="card"><p>${t("room.closed")}</p>${reason}<a href="#/">${t("summary.back")}</a></section>`;
       return;
     }
+    if ((this.room.status === "finished" || this.room.status === "dissolved") && !this.handEnd) {
+      // Its 大结算 comes from the table (match_end); a match ended before results were kept has none.
+      this.root.innerHTML = `<section class="card" data-role="ended"><p>${t("room.ended")}</p><p><a href="#/history">${t("room.endedHistory")}</a> · <a href="#/">${t("summary.back")}</a></p></section>`;
+      return;
+    }
     if (this.room.status === "waiting" || !this.update) {
       this.renderWaiting();
       return;
     }
     this.renderTable();
+  }
+
+  // A player at a match in play keeps the screen awake (awake.js); a decision waiting for them reaches
+  // them while the page is hidden (attention.js).
+  remind() {
+    const seated = this.mySeat() !== null;
+    stayAwake(seated && this.room.status === "playing" && !this.summary);
+    decisionWaiting(...(seated ? this.waitingOnMe() : [null, null]));
+  }
+
+  // What waits for this player: ["turn" | "claim" | "vote", a key new with each decision] or nulls.
+  waitingOnMe() {
+    const vote = this.room.dissolve_vote;
+    const seat = this.seat ?? this.mySeat();
+    if (DissolveVote.isOpen(this.room) && vote.voters.includes(seat) && vote.answers[seat] === null) return ["vote", vote.number];
+    const prompt = this.update && !this.handEnd && this.update.prompt && !this.update.prompt.automatic ? this.update.prompt : null;
+    if (!prompt) return [null, null];
+    return [prompt.legal.some((action) => action.act === "discard") ? "turn" : "claim", prompt.seq];
   }
 
   // --- fair deals (fairness.js) --------------------------------------------------------------------
@@ -443,6 +471,14 @@ class TableClient {
         this.hints = hints.checked;
         localStorage.setItem("hupai.hints", this.hints ? "1" : "0");
         this.send({ type: "hints", on: this.hints });
+        this.render();
+      });
+    }
+    const notify = page.querySelector('[data-role="notify"]');
+    if (notify) {
+      notify.addEventListener("change", async () => {
+        const on = await setNotifications(notify.checked);
+        if (notify.checked && !on) toast(t("attention.denied"), "error");
         this.render();
       });
     }

@@ -8,6 +8,7 @@ import { boardHtml, fitTable, meldFacesHtml, meldTiles, placeOf, wildHtml, windO
 import { fairBadge } from "./fairness.js";
 import { knows, language, t } from "./i18n.js";
 import { hintsHtml } from "./hints.js";
+import { notificationsOn } from "./attention.js";
 import { icon } from "./icons.js";
 import { tingHtml, wireTing } from "./ting.js";
 import { playSound, setSound, soundOn, speak, unlockSound } from "./sound.js";
@@ -176,6 +177,7 @@ export class TableView {
     return `<div class="table-tools" data-role="tools">
       <button type="button" data-role="sound" aria-pressed="${soundOn()}">${icon(soundOn() ? "soundOn" : "soundOff")} ${t("table.sound")}</button>
       ${seated ? `<label class="toggle"><input type="checkbox" data-role="hints" ${client.hints ? "checked" : ""}> ${t("table.hints")}</label>
+      ${"Notification" in window ? `<label class="toggle" title="${t("attention.notifyHelp")}"><input type="checkbox" data-role="notify" ${notificationsOn() ? "checked" : ""}> ${t("attention.notify")}</label>` : ""}
       <button type="button" data-role="trustee" aria-pressed="${trusteeOn}">${t(trusteeOn ? "table.trusteeOff" : "table.trustee")}</button>
       ${client.social.buttonHtml()}
       ${client.voice.buttonHtml()}
