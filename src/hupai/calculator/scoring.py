@@ -17,6 +17,7 @@ from hupai.game.model import (
     WinContext,
     WinKind,
 )
+from hupai.game.refusal import Refusal
 from hupai.hand import is_win
 from hupai.rules import load_ruleset
 from hupai.tiles import format_tiles, tile_name
@@ -82,8 +83,12 @@ def calculate(spec: WinSpec, ruleset: RuleSet, *, trusted: bool) -> Calculation:
         return refused(
             spec,
             kind,
-            f"a {word} ({tile_name(tile)}, {format_tiles([tile])}) is laid, never discarded or konged, and "
-            f"nobody claims or wins on one (even a {word} let go at the end of the wall)",
+            Refusal(
+                f"a {word} ({tile_name(tile)}, {format_tiles([tile])}) is laid, never discarded or konged, "
+                f"and nobody claims or wins on one (even a {word} let go at the end of the wall)",
+                "wild_never_discarded",
+                tile=format_tiles([tile]),
+            ),
         )
     if spec.how is WinHow.ROBBED_KONG:
         assert spec.from_seat is not None

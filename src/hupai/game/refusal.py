@@ -22,6 +22,7 @@ CODES = (
     "too_many_laizi",
     "jianzihu_self_drawn_only",
     "kong_not_robbable",
+    "wild_never_discarded",
 )
 
 

@@ -12,6 +12,7 @@ from typing import Any
 from hupai.bots.base import unseen_from
 from hupai.calculator import Calculation, win_values
 from hupai.game.model import HandState, Phase
+from hupai.game.refusal import Refusal
 from hupai.game.view import view
 from hupai.hand import shanten
 from hupai.hand.efficiency import discard_options
@@ -60,6 +61,9 @@ def seat_hints(state: HandState, seat: int) -> dict[str, Any]:
                 "refusal": _refusal(value.self_drawn, value.discard),
             }
         )
+        refusal = out["waits"][-1]["refusal"]
+        if isinstance(refusal, Refusal) and refusal.code:
+            out["waits"][-1]["refusal_why"] = refusal.said()  # for the page to say in its reader's words
     return out
 
 

@@ -2,7 +2,7 @@
 // discards that keep the best shanten and the most accepting tiles. The server computes them for the
 // seat (docs/protocol.md, `hints`).
 
-import { t } from "./i18n.js";
+import { knows, t } from "./i18n.js";
 import { tileSvg } from "./tiles.js";
 import { escapeHtml } from "./util.js";
 
@@ -15,8 +15,10 @@ export function hintsHtml(hints) {
     .map((wait) => {
       const value = (amount, label) => (amount === null || amount === undefined ? "" : `${label} +${amount}`);
       const worth = [value(wait.self_drawn, word("selfDrawn")), value(wait.discard, word("discard"))].filter(Boolean).join(" · ");
+      // The rule in the reader's language where its code has words (i18n.js refusal.*), else the server's.
+      const why = wait.refusal_why && knows(`refusal.${wait.refusal_why.code}`) ? t(`refusal.${wait.refusal_why.code}`, wait.refusal_why.params) : wait.refusal;
       return `<li class="wait" data-tile="${wait.tile}">${tileSvg(wait.tile, { extra: "small" })} ${word("left", wait.left)}` +
-        `${worth ? ` · ${escapeHtml(worth)}` : ""}${wait.refusal ? ` <span class="muted">${escapeHtml(wait.refusal)}</span>` : ""}</li>`;
+        `${worth ? ` · ${escapeHtml(worth)}` : ""}${why ? ` <span class="muted" data-role="wait-refusal">${escapeHtml(why)}</span>` : ""}</li>`;
     })
     .join("");
   const discards = (hints.discards || [])

@@ -181,6 +181,7 @@ const WORDS = {
   "refusal.pizi_held": ["有痞子不能胡：先下痞子（{tile}），补牌胡了算杠开", "You hold the 痞子 ({tile}): lay it first; a win on its replacement is 杠开"],
   "refusal.too_many_laizi": ["赖子太多：胡牌最多{most}个赖子（你有{held}个）", "Too many 赖子: a win may hold {most} at most (you hold {held})"],
   "refusal.jianzihu_self_drawn_only": ["见字胡必须自摸：这手牌胡任何牌，只能自摸", "Your hand wins on any tile (见字胡): only by self-draw"],
+  "refusal.wild_never_discarded": ["痞子、赖子只能下，不能打：没人能胡它", "A 痞子 or 赖子 is laid, never discarded: nobody wins on one"],
   "refusal.kong_not_robbable": ["这个杠不能抢：按本局规则此时不能抢杠胡", "This kong may not be robbed under this table's rules"],
   "refusal.dissolve_refused_recently": ["刚有人拒绝解散，请 {seconds} 秒后再申请", "A vote to end was just refused; ask again in {seconds} s"],
   "refusal.dissolve_asked_enough": ["本场你已申请解散 {times} 次，请继续对局", "You have asked to end this game {times} times; play on"],
