@@ -197,3 +197,23 @@ def test_voice_connects_two_players_and_their_sound_flows_while_talk_is_held(
     expect(host.locator('[data-role="voice-peer"]')).to_have_count(0)
     expect(host.locator('.corner[data-seat="1"] [data-role="in-voice"]')).to_have_count(0)
     expect(far.locator('.corner[data-seat="0"] [data-role="in-voice"]')).to_be_visible()
+
+
+def test_on_a_phone_each_emote_shows_at_its_own_players_plate(pages: Watched, base_url: str) -> None:
+    """Upright and sideways, an emote from the player at the phone's right shows at that player's name
+    plate (it showed at the left-hand player's)."""
+    for size in ("portrait", "landscape"):
+        phone = pages.page(size)
+        friend = pages.page("desktop")
+        enter(phone, base_url, "甲")
+        room_with_friends(phone, [friend], base_url, 60)  # the friend sits at seat 1: the phone's right
+        friend.click('[data-role="chat"]')
+        friend.locator('[data-role="chat-panel"] [data-emote="cool"]').click()
+        bubble = phone.locator('[data-role="bubble"][data-seat="1"]')
+        expect(bubble).to_have_text("😎")
+        bubble.evaluate("(element) => Promise.all(element.getAnimations().map((motion) => motion.finished))")
+        box = bubble.bounding_box()
+        plate = phone.locator('.corner[data-seat="1"] [data-role="plate"]').bounding_box()
+        assert box is not None and plate is not None
+        middle = box["x"] + box["width"] / 2
+        assert plate["x"] - 8 <= middle <= plate["x"] + plate["width"] + 8, (size, box, plate)

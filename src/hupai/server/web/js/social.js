@@ -83,10 +83,14 @@ export class Social {
     const plate = document.querySelector(`.corner[data-seat="${seat}"] [data-role="plate"]`);
     const bubble = html(`<div class="bubble${emote ? " emote" : ""}" data-role="bubble" data-seat="${seat}" role="status">${escapeHtml(text)}</div>`);
     const box = plate ? plate.getBoundingClientRect() : { left: window.innerWidth / 2, bottom: window.innerHeight / 2, width: 0 };
-    bubble.style.left = `${Math.max(4, Math.min(box.left, window.innerWidth - 220))}px`;
-    bubble.style.top = `${Math.max(4, box.bottom + 4)}px`;
     for (const old of document.querySelectorAll(`[data-role="bubble"][data-seat="${seat}"]`)) old.remove();
     document.body.append(bubble);
+    // Under the middle of its plate, kept on the screen by its own width (an emote is narrow, a phrase
+    // wide): a bubble placed by a guessed width showed at the wrong player on a phone.
+    const width = bubble.offsetWidth;
+    const middle = box.left + box.width / 2;
+    bubble.style.left = `${Math.max(4, Math.min(middle - width / 2, window.innerWidth - width - 4))}px`;
+    bubble.style.top = `${Math.max(4, box.bottom + 4)}px`;
     setTimeout(() => bubble.remove(), SHOWN_MS);
   }
 
