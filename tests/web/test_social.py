@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 from hupai.server.table.social import BURST, EVERY_SECONDS
 
 from .conftest import Watched
-from .support import WIRE, enter, shoot
+from .support import WIRE, create_room_with_bots, enter, shoot
 from .test_dissolve_vote import room_with_friends
 
 # The page's speech goes to a list the test reads (no audio device here).
@@ -217,3 +217,25 @@ def test_on_a_phone_each_emote_shows_at_its_own_players_plate(pages: Watched, ba
         assert box is not None and plate is not None
         middle = box["x"] + box["width"] / 2
         assert plate["x"] - 8 <= middle <= plate["x"] + plate["width"] + 8, (size, box, plate)
+
+
+def test_a_reload_at_the_table_comes_back_to_the_voice(pages: Watched, base_url: str) -> None:
+    """A player talking at a table who reloads the page (or comes back to it) is in the voice again;
+    one who left the voice on purpose stays out."""
+    page = pages.page("portrait")
+    enter(page, base_url, "回来说话")
+    create_room_with_bots(page, "enshi")
+    page.click('[data-role="start"]')
+    expect(page.locator(".table")).to_be_visible()
+    in_voice(page)
+    mine = page.locator('.corner[data-seat="0"] [data-role="in-voice"]')
+    expect(mine).to_be_visible()
+    page.reload()
+    expect(page.locator('[data-role="voice-bar"]')).to_be_visible()
+    expect(mine).to_be_visible()  # the server has it in the voice again, not only the page
+    page.click('[data-role="voice"]')  # leaves on purpose
+    expect(page.locator('[data-role="voice-bar"]')).to_have_count(0)
+    page.reload()
+    expect(page.locator(".table")).to_be_visible()
+    expect(page.locator('[data-role="voice-bar"]')).to_have_count(0)
+    expect(mine).to_have_count(0)

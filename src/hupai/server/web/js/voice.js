@@ -62,13 +62,17 @@ export class Voice {
     }
     this.talk(false); // push to talk: silent until the button is held
     this.showBar();
+    sessionStorage.setItem(this.rememberKey(), "1"); // a reload of this table rejoins (rejoin())
     this.client.send({ type: "voice", kind: "join" });
     this.poller = setInterval(() => this.poll(), POLL_MS);
     this.client.render();
   }
 
   leave({ tell = true } = {}) {
-    if (tell) this.client.send({ type: "voice", kind: "leave" });
+    if (tell) {
+      this.client.send({ type: "voice", kind: "leave" });
+      sessionStorage.removeItem(this.rememberKey()); // left on purpose: a reload does not bring it back
+    }
     for (const seat of [...this.peers.keys()]) this.drop(seat);
     if (this.stream) for (const track of this.stream.getTracks()) track.stop();
     this.stream = null;
@@ -84,11 +88,28 @@ export class Voice {
     if (this.joined) this.leave({ tell: false }); // the socket closes too: the server drops us
   }
 
+  rememberKey() {
+    return `hupai.voice.${this.client.number}`;
+  }
+
   // A new socket (after a reconnect): the server dropped us with the old one, so join again afresh.
+  // After a reload (or on coming back to the table), a player who was talking here joins again, or
+  // is told why not (no microphone allowed, an insecure page).
   rejoin() {
-    if (!this.joined) return;
-    for (const seat of [...this.peers.keys()]) this.drop(seat);
-    this.client.send({ type: "voice", kind: "join" });
+    if (this.joined) {
+      for (const seat of [...this.peers.keys()]) this.drop(seat);
+      this.client.send({ type: "voice", kind: "join" });
+      return;
+    }
+    if (this.rejoining || sessionStorage.getItem(this.rememberKey()) !== "1") return;
+    if (!voicePossible()) {
+      toast(t("voice.insecure"), "error");
+      return;
+    }
+    this.rejoining = true;
+    this.join().finally(() => {
+      this.rejoining = false;
+    });
   }
 
   talk(on) {
