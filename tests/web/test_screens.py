@@ -27,6 +27,16 @@ RAW_KEY = re.compile(
     r"phrase|social|seat|dissolve|fair|replay|common|error|field|invite|join|watchers)\.[a-zA-Z]+\b"
 )
 NOTATION = re.compile(r"\b\d+[mpszf]\b")  # "66m", "8s": tiles written instead of drawn
+# A fair deal's fingerprint (8 hex digits, e.g. "8722365f") is no tile, though one in a few hundred
+# looks like one: it is taken out before looking (it made this test fail by chance).
+FINGERPRINT = re.compile(r"\b[0-9a-f]{8}\b")
+
+
+def written_tiles(text: str) -> list[str]:
+    """Tiles written in notation in a page's text, fingerprints left aside."""
+    return NOTATION.findall(FINGERPRINT.sub(" ", text))
+
+
 MIN_REPLAY_TILE = 20  # CSS px, on a phone held sideways
 
 
@@ -70,7 +80,7 @@ def test_every_screen_fits_and_speaks_the_players_language(
     form.locator('button[type="submit"]').click()
     reading = page.locator('[data-role="calc-sheet"] [data-role="reading"]')
     expect(reading.locator("svg.tile")).not_to_have_count(0)
-    assert not NOTATION.search(reading.inner_text())
+    assert not written_tiles(reading.inner_text())
     look(page, "calculator", language, size)
 
     page.click('header [data-i18n="nav.lobby"]')
@@ -87,7 +97,7 @@ def test_every_screen_fits_and_speaks_the_players_language(
     sheet = page.locator('[data-role="hand-end"]')
     expect(sheet).to_be_visible()
     for drawn in sheet.locator('[data-role="reading"]').all():
-        assert not NOTATION.search(drawn.inner_text()), drawn.inner_text()
+        assert not written_tiles(drawn.inner_text()), drawn.inner_text()
     look(page, "hand-end", language, size)
 
     page.goto(f"{base_url}#/replay/{number}/0")
@@ -96,7 +106,7 @@ def test_every_screen_fits_and_speaks_the_players_language(
     page.click('[data-go="last"]')  # the hand as it ended: every river full
     expect(board.locator(".river svg.tile").first).to_be_visible()
     settle(page)
-    assert not NOTATION.search(page.locator(".replay").inner_text())
+    assert not written_tiles(page.locator(".replay").inner_text())
     if size == "landscape":  # the rivers' tiles (the open hands along the edges are drawn at 0.85 of them)
         tiles = board.locator(".river svg.tile:not(.sideways)").all()
         widths = [box["width"] for box in (tile.bounding_box() for tile in tiles) if box]

@@ -66,6 +66,7 @@ ROUTERS = (
 log = logging.getLogger("hupai.server")
 
 
+WS_PING_SECONDS = 4.0  # the server pings every socket this often and waits this long for its pong
 STOP_REPORT_SECONDS = 10.0  # a stop still giving tables up after this long logs what it waits for
 # ... and after this long gives up waiting: every move was stored before anyone was told of it, so
 # nothing is lost, and the leases not handed over run out for the other processes to take.
@@ -273,6 +274,10 @@ def serve(
         proxy_headers=False,
         http=HeadDeadline,  # a request's head must arrive within seconds (guards.slow_clients)
         ws_max_size=65536,  # far above any valid message; the edge refuses what is over the limit
+        # A phone gone from the network answers no ping: its socket is closed within seconds (uvicorn's
+        # own 20 + 20 s hid it for most of a minute), and the table shows the others it is away.
+        ws_ping_interval=WS_PING_SECONDS,
+        ws_ping_timeout=WS_PING_SECONDS,
         # No per-message compression: updates are a kilobyte or two, and deflating every one of them
         # cost a fifth of the server's time under load (bench/server_load.py).
         ws_per_message_deflate=False,

@@ -93,7 +93,8 @@ class Reader(threading.Thread):
         try:
             while not self.received or not self.until(self.received[-1][1]):
                 message = self.socket.receive_json()
-                self.received.append((time.monotonic(), message))
+                if message["type"] != "presence":  # who is at the table: no claim's business
+                    self.received.append((time.monotonic(), message))
         except BaseException as error:  # reported by the test
             self.error = error
 
@@ -105,8 +106,10 @@ class Reader(threading.Thread):
 
 
 def received(socket: WebSocketTestSession) -> tuple[float, Message]:
-    """The next message and when it arrived."""
+    """The next message (news of who is at the table left aside) and when it arrived."""
     message = socket.receive_json()
+    while message["type"] == "presence":
+        message = socket.receive_json()
     return time.monotonic(), message
 
 

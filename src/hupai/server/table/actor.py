@@ -312,6 +312,7 @@ class Table(TableState):
     async def _handle(self, message: Inbox) -> None:
         if isinstance(message, Join):
             connection = message.connection
+            present = self._present()
             self.connections.add(connection)
             self._seat(connection)
             welcome: dict[str, Any] = {
@@ -332,9 +333,12 @@ class Table(TableState):
                 connection.send(self.summary)
             if self.commit is not None:
                 connection.send(views.commitment_message(self))  # the deal waits for contributions
+            self._tell_presence(present)
         elif isinstance(message, Leave):
+            present = self._present()
             self.connections.discard(message.connection)
             voice.forget(self)
+            self._tell_presence(present)
             if self.next_hand_at is not None:
                 match_flow.deal_or_report(self)  # the others may be waiting only for whoever left
         elif isinstance(message, FromClient):
@@ -347,6 +351,17 @@ class Table(TableState):
             await self._ending(match_flow.dissolve(self))
         elif isinstance(message, Searched):
             searches.searched(self, message)
+
+    def _present(self) -> set[int]:
+        """The seats with a connection at the table now."""
+        return {connection.seat for connection in self.connections if connection.seat is not None}
+
+    def _tell_presence(self, before: set[int]) -> None:
+        """Everyone sees at once who has come back or gone away (离线), as they see 托管 — not only with
+        the table's next move, which may be the absent player's own (a ``presence`` message)."""
+        now = self._present()
+        if now != before and self.match is not None:
+            views.broadcast(self, {"type": "presence", "connected": [seat in now for seat in range(SEATS)]})
 
     def _seat(self, connection: Connection) -> None:
         connection.seat = next(

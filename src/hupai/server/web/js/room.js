@@ -189,6 +189,10 @@ class TableClient {
           this.check(message.hand);
         }
         break;
+      case "presence": // who is at the table now: a player gone away (离线) shows at once
+        if (!this.update) return;
+        this.update = { ...this.update, table: { ...this.update.table, connected: message.connected } };
+        break;
       case "storage": // the table waits for its database; what we send meanwhile is kept in order
         this.storageAway = message.state === "away";
         break;
