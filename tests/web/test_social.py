@@ -239,3 +239,13 @@ def test_a_reload_at_the_table_comes_back_to_the_voice(pages: Watched, base_url:
     expect(page.locator(".table")).to_be_visible()
     expect(page.locator('[data-role="voice-bar"]')).to_have_count(0)
     expect(mine).to_have_count(0)
+
+
+def test_a_tap_on_a_phone_flashes_no_box_over_round_avatars(pages: Watched, base_url: str) -> None:
+    """Tapping a round 头像 (or any control) on a phone showed the browser's blue square over it."""
+    phone = pages.page("portrait")
+    phone.goto(base_url)
+    choice = phone.locator('[data-role="nickname"] .avatar-choice').first
+    expect(choice).to_be_visible()
+    highlight = choice.evaluate("(element) => getComputedStyle(element).webkitTapHighlightColor")
+    assert highlight in ("rgba(0, 0, 0, 0)", "transparent"), highlight
