@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hupai.bots import make_bot
+from hupai.game.contract import options_to_dict
 from hupai.game.match import HandResult, Match
 from hupai.game.model import SEATS, HandState
 from hupai.game.record import RecordError, read_record, record_from_match, write_record
@@ -67,13 +68,11 @@ def single_cases(preset: str) -> list[Case]:
     """Every value worth playing of every option of ``preset``'s rule set, one option at a time (the
     values other than the preset's own; :meth:`OptionSpec.values_to_try`)."""
     base = load_ruleset(preset).options
-    cases: list[Case] = []
-    for name, spec in specs_of(preset).items():
-        current = spec.coerce(getattr(base, name))
-        for value in spec.values_to_try():
-            if spec.coerce(value) != current:
-                cases.append(Case(preset, _consistent(preset, {name: value})))
-    return cases
+    return [
+        Case(preset, _consistent(preset, {name: value}))
+        for name, spec in specs_of(preset).items()
+        for value in _other_values(spec, getattr(base, name))
+    ]
 
 
 def combination_cases(ruleset: str, count: int, seed: int) -> list[Case]:
@@ -88,12 +87,7 @@ def combination_cases(ruleset: str, count: int, seed: int) -> list[Case]:
         base = load_ruleset(preset).options
         chosen: dict[str, Any] = {}
         for name in rng.sample(sorted(specs), rng.randint(2, 6)):
-            spec = specs[name]
-            others = [
-                value
-                for value in spec.values_to_try()
-                if spec.coerce(value) != spec.coerce(getattr(base, name))
-            ]
+            others = _other_values(specs[name], getattr(base, name))
             if others:
                 chosen[name] = rng.choice(others)
         try:
@@ -103,17 +97,24 @@ def combination_cases(ruleset: str, count: int, seed: int) -> list[Case]:
     return cases
 
 
+def _other_values(spec: OptionSpec, current: Any) -> list[Any]:
+    """The values worth playing of an option, but the one it has now."""
+    now = spec.coerce(current)
+    return [value for value in spec.values_to_try() if spec.coerce(value) != now]
+
+
 def _consistent(preset: str, chosen: Mapping[str, Any]) -> dict[str, Any]:
     """``chosen`` with whatever needs an option it turns off turned off too (never one it sets)."""
     options = dict(chosen)
-    cls = type(load_ruleset(preset).options)
+    base = load_ruleset(preset).options
+    cls = type(base)
     specs = option_specs(cls)
     for _ in range(len(specs)):
         try:
             load_ruleset(preset, options)
             return options
         except RuleError:
-            values = {**{name: getattr(load_ruleset(preset).options, name) for name in specs}, **options}
+            values = {**options_to_dict(base), **options}
             values = {name: specs[name].coerce(value) for name, value in values.items()}
             broken = next(conflict for conflict in conflicts(cls) if conflict.broken(values))
             if broken.option in chosen:

@@ -287,7 +287,7 @@ def simulate_matches(config: SimConfig, matches: Iterable[int]) -> SimResult:
             hand = match.finish_hand(state)
             _count(result, state=state, deltas=hand.deltas, labels=seat_labels, steps=steps, errors=errors)
         if config.records and states:
-            room = _fair_deal(config, number, 0).get("fair_room")
+            room = _fair_room(number) if config.fair else None
             _write_record(config.records, f"match-{number:05d}.json", match, states, room=room)
         _close(players)
     return result
@@ -299,7 +299,16 @@ def _fair_deal(config: SimConfig, number: int, index: int) -> dict[str, Any]:
     if not config.fair:
         return {}
     room_secret = hashlib.sha256(f"hupai sim {config.seed} match {number}".encode()).hexdigest()
-    return {"fair_secret": hand_secret(room_secret, index), "fair_room": f"{number:06d}", "fair_hand": index}
+    return {
+        "fair_secret": hand_secret(room_secret, index),
+        "fair_room": _fair_room(number),
+        "fair_hand": index,
+    }
+
+
+def _fair_room(number: int) -> str:
+    """The room a fairly dealt match ``number`` is dealt for (its record names it: docs/fairness.md)."""
+    return f"{number:06d}"
 
 
 def _write_record(

@@ -342,7 +342,7 @@ def apply_action(state: HandState, action: Action) -> None:
     claim_refusal: str | None = None
     while True:
         if state.phase is Phase.ENDED:
-            refused = state.refused_wins.get(action.seat) if isinstance(action, Win | Pass) else None
+            refused = _refused_win(state, action)
             raise IllegalAction(refused or claim_refusal or ended_refusal(state))
         window = state.window
         if window is None or state.phase is Phase.TURN:
@@ -351,7 +351,7 @@ def apply_action(state: HandState, action: Action) -> None:
             except IllegalAction:
                 # A win the last discard would have given, refused by the rules: the record meant that
                 # claim (even when play has come round to the winner's own turn), so name its rule.
-                refused = state.refused_wins.get(action.seat) if isinstance(action, Win | Pass) else None
+                refused = _refused_win(state, action)
                 if refused or _only_a_claim(state, action):
                     reason = refused or claim_refusal or _refused_claim_on_last_discard(state, action)
                     if reason:
@@ -365,12 +365,18 @@ def apply_action(state: HandState, action: Action) -> None:
             try:
                 verify(state, action)
             except IllegalAction as error:
-                refused = state.refused_wins.get(action.seat) if isinstance(action, Win | Pass) else None
+                refused = _refused_win(state, action)
                 claim_refusal = refused or str(error)
         undecided = [seat for seat in sorted(window.options) if seat not in window.decisions]
         for seat in undecided:
             step(state, Pass(seat=seat))
         release_claims(state)  # a window held open for nobody (``hold_claims``) closes as passed
+
+
+def _refused_win(state: HandState, action: Action) -> str | None:
+    """The rule that refused the win ``action`` stands for (a 胡, or a pass on it) on the tile last
+    offered, when its seat's hand was complete but may not win (the engine's ``refused_wins``)."""
+    return state.refused_wins.get(action.seat) if isinstance(action, Win | Pass) else None
 
 
 def _refused_claim_on_last_discard(state: HandState, action: Action) -> str | None:

@@ -44,9 +44,10 @@ def shell_files(folder: Path) -> list[str]:
 def shell_version(folder: Path) -> str:
     """A digest of every shell file's name and bytes (recomputed only when one of them changed)."""
     stamps = tuple(
-        (path.as_posix(), path.stat().st_mtime_ns, path.stat().st_size)
+        (path.as_posix(), stat.st_mtime_ns, stat.st_size)
         for path in sorted(folder.rglob("*"))
         if path.is_file() and path.suffix in SHELL_SUFFIXES
+        for stat in (path.stat(),)
     )
     return _digest(folder, stamps)
 

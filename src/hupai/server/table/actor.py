@@ -312,7 +312,7 @@ class Table(TableState):
     async def _handle(self, message: Inbox) -> None:
         if isinstance(message, Join):
             connection = message.connection
-            present = self._present()
+            present = views.seats_present(self)
             self.connections.add(connection)
             self._seat(connection)
             welcome: dict[str, Any] = {
@@ -335,7 +335,7 @@ class Table(TableState):
                 connection.send(views.commitment_message(self))  # the deal waits for contributions
             self._tell_presence(present)
         elif isinstance(message, Leave):
-            present = self._present()
+            present = views.seats_present(self)
             self.connections.discard(message.connection)
             voice.forget(self)
             self._tell_presence(present)
@@ -352,16 +352,12 @@ class Table(TableState):
         elif isinstance(message, Searched):
             searches.searched(self, message)
 
-    def _present(self) -> set[int]:
-        """The seats with a connection at the table now."""
-        return {connection.seat for connection in self.connections if connection.seat is not None}
-
-    def _tell_presence(self, before: set[int]) -> None:
+    def _tell_presence(self, before: list[bool]) -> None:
         """Everyone sees at once who has come back or gone away (离线), as they see 托管 — not only with
         the table's next move, which may be the absent player's own (a ``presence`` message)."""
-        now = self._present()
+        now = views.seats_present(self)
         if now != before and self.match is not None:
-            views.broadcast(self, {"type": "presence", "connected": [seat in now for seat in range(SEATS)]})
+            views.broadcast(self, {"type": "presence", "connected": now})
 
     def _seat(self, connection: Connection) -> None:
         connection.seat = next(

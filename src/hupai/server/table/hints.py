@@ -52,18 +52,17 @@ def seat_hints(state: HandState, seat: int) -> dict[str, Any]:
     elif out["shanten"] != 0:
         return out
     for tile, value in sorted(win_values(state, seat, discard=discard).items()):
-        out["waits"].append(
-            {
-                "tile": format_tiles([tile]),
-                "left": value.unseen,
-                "self_drawn": _gain(value.self_drawn),
-                "discard": _gain(value.discard),
-                "refusal": _refusal(value.self_drawn, value.discard),
-            }
-        )
-        refusal = out["waits"][-1]["refusal"]
+        refusal = _refusal(value.self_drawn, value.discard)
+        wait: dict[str, Any] = {
+            "tile": format_tiles([tile]),
+            "left": value.unseen,
+            "self_drawn": _gain(value.self_drawn),
+            "discard": _gain(value.discard),
+            "refusal": refusal,
+        }
         if isinstance(refusal, Refusal) and refusal.code:
-            out["waits"][-1]["refusal_why"] = refusal.said()  # for the page to say in its reader's words
+            wait["refusal_why"] = refusal.said()  # for the page to say in its reader's words
+        out["waits"].append(wait)
     return out
 
 

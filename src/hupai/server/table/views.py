@@ -229,12 +229,18 @@ def table_facts(table: TableState) -> dict[str, Any]:
     return kept
 
 
-def _built_facts(table: TableState) -> dict[str, Any]:
-    match = table.match
+def seats_present(table: TableState) -> list[bool]:
+    """Per seat, whether a connection of its player is at the table now."""
     connected = [False] * SEATS
     for connection in table.connections:
         if connection.seat is not None:
             connected[connection.seat] = True
+    return connected
+
+
+def _built_facts(table: TableState) -> dict[str, Any]:
+    match = table.match
+    connected = seats_present(table)
     return {
         "names": list(match.seats) if match is not None else [],
         "totals": list(match.totals) if match is not None else [0] * SEATS,
