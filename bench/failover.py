@@ -235,6 +235,17 @@ class Room:
     frozen: tuple[int, int] | None = None  # ``reached`` at the fault
     recovered_at: float | None = None  # the first new event heard after the fault
 
+    @property
+    def ended(self) -> bool:
+        """Whether a client of the room was told the match is over."""
+        return any(client.summary is not None for client in self.clients)
+
+    def progressed(self, now: float) -> None:
+        """A client heard the table go on (a new event, or the match's end): after a fault, the
+        first such moment is the room's recovery."""
+        if self.frozen is not None and self.recovered_at is None:
+            self.recovered_at = now
+
     def held_kong(self) -> bool:
         """Whether the hand in play had an added kong announced and held open (a robbing window):
         the event a rebuilt hand must number exactly as the table did."""
@@ -345,6 +356,9 @@ class Client:
                 heard = alive
             if kind == "match_end":
                 self.summary = message
+                # The end of the match is the table going on too: a fault that struck after a last
+                # hand's final event is recovered by the match's end, which no new event follows.
+                self.room.progressed(heard)
                 return True
             if kind == "error":
                 self.problems.append(f"error: {message}")
@@ -369,8 +383,8 @@ class Client:
         room = self.room
         if message["events"] and (hand, len(events)) > room.reached:
             room.reached, room.moved_at = (hand, len(events)), now
-            if room.frozen is not None and room.recovered_at is None and room.reached > room.frozen:
-                room.recovered_at = now
+            if room.frozen is not None and room.reached > room.frozen:
+                room.progressed(now)
 
     async def _answer(self, ws: ClientConnection, prompt: dict[str, Any]) -> None:
         await asyncio.sleep(self.rng.uniform(0.01, 0.08))
@@ -396,6 +410,7 @@ class Phase:
     reference: str = "fault"  # what the failover is measured from
     failover: list[float] = field(default_factory=list)
     not_recovered: int = 0
+    stalled: list[str] = field(default_factory=list)  # what the players of each unrecovered room last heard
     after_kong: int = 0  # affected tables whose hand had a held added kong before the fault
     checks: list[str] = field(default_factory=list)  # what went wrong
 
@@ -495,6 +510,8 @@ class Chaos:
         fault = phase.fault
         victim, runs_out = await self._choose(phase)
         if fault in PROCESS_FAULTS:  # the tables stop at the fault
+            # (No await from here to the signal: a room found in play here is in play when struck.)
+            phase.affected = [room for room in phase.affected if not room.ended]
             for room in phase.affected:
                 room.frozen = room.reached
         if self.args.verbose:
@@ -502,13 +519,19 @@ class Chaos:
         reference = await self._strike(phase, victim, runs_out)
         if fault not in PROCESS_FAULTS:
             # From the moment it is back, the first action after it (through a Redis outage a table
-            # plays on for the sockets of its own process).
+            # plays on for the sockets of its own process). A match that ended meanwhile went on.
+            phase.affected = [room for room in phase.affected if not room.ended]
             for room in phase.affected:
                 room.frozen = room.reached
         await self._until(lambda: all(room.recovered_at for room in phase.affected), 60, "recovered")
         for room in phase.affected:
             if room.recovered_at is None:
                 phase.not_recovered += 1
+                # What its players last heard, for whoever reads why (the servers' logs say the rest).
+                heard = "; ".join(
+                    f"seat {seat}: {client.last or '-'}" for seat, client in enumerate(room.clients)
+                )
+                phase.stalled.append(f"room {room.number}, stopped at {room.frozen}: {heard}")
             else:
                 phase.failover.append(max(room.recovered_at - reference, 0.0))
         if victim is None:
@@ -524,7 +547,9 @@ class Chaos:
     async def _choose(self, phase: Phase) -> tuple[Server | None, datetime | None]:
         """For a process fault, the process owning most of the phase's tables (and when its leases
         run out), whose tables are the affected ones; otherwise every table is affected."""
-        numbers = {room.number for room in phase.rooms}
+        # A match that ended already is not struck (its lease may not be given back yet): the fault
+        # must find the affected tables in play.
+        numbers = {room.number for room in phase.rooms if not room.ended}
         owned = [
             lease for lease in await asyncio.to_thread(leases, self.args.database_url) if lease[0] in numbers
         ]
@@ -635,6 +660,7 @@ def summarise(phase: Phase) -> dict[str, Any]:
             "max": round(max(seconds), 2) if seconds else None,
         },
         "not_recovered": phase.not_recovered,
+        "stalled": phase.stalled,
         "taken_over_after_a_held_kong": phase.after_kong,
         "reconnects_per_client": {"max": max(reconnects), "mean": round(statistics.mean(reconnects), 2)},
         "silent_sockets": sum(len(client.silences) for client in clients),

@@ -55,7 +55,7 @@ def every_fault(database: str, control: str, tmp_path: Path) -> None:
         each = figures["faults"][fault]
         assert each["problems"] == [], (fault, each["problems"], logs)
         assert each["matches_finished"] == ROOMS, (fault, each)
-        assert each["not_recovered"] == 0, (fault, each)
+        assert each["not_recovered"] == 0, (fault, each, logs)
         assert each["silent_sockets"] == 0, (fault, each)
         assert each["reconnects_per_client"]["max"] <= 2, (fault, each)
         # The targets are 3 s (processes) and 10 s (storage, Redis) on a quiet machine; the figures
