@@ -3,6 +3,7 @@ into a hand, photographed as a player sees it.
 
     .venv/bin/python tools/table_picture.py                    # docs/img/table.png (1280×800)
     .venv/bin/python tools/table_picture.py --turns 12 --size 390x844 --out /tmp/portrait.png
+    .venv/bin/python tools/table_picture.py --phone --size 844x390 --out docs/img/phone-sideways.png
 
 Needs Debian's chromium (as the browser tests do). The committed picture was then made smaller with
 Debian's pngquant (``pngquant --quality 70-90``: 400 kB to 90 kB, no visible change). The server runs in
@@ -66,6 +67,11 @@ def main() -> int:
     parser.add_argument("--size", default="1280x800", help="WIDTHxHEIGHT in CSS pixels")
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "img" / "table.png")
     parser.add_argument("--chromium", default="/usr/bin/chromium")
+    parser.add_argument(
+        "--phone",
+        action="store_true",
+        help="as a phone shows it: a touch screen (as installed: no browser bar)",
+    )
     args = parser.parse_args()
     width, height = (int(part) for part in args.size.split("x"))
     with tempfile.TemporaryDirectory() as folder:
@@ -79,7 +85,12 @@ def main() -> int:
         try:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=args.chromium, args=["--no-sandbox"])
-                page = browser.new_page(viewport={"width": width, "height": height}, locale="zh-CN")
+                page = browser.new_page(
+                    viewport={"width": width, "height": height},
+                    locale="zh-CN",
+                    is_mobile=args.phone,
+                    has_touch=args.phone,
+                )
                 page.goto(f"http://127.0.0.1:{port}/")
                 page.fill('[data-role="nickname"] input[name="name"]', "小明")
                 page.click('[data-role="nickname"] button')

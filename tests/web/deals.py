@@ -31,9 +31,10 @@ def ready_first_hand() -> None:
 
 # Enshi, whenever seat 0 deals: the 痞子 turned up is 4m (so 5m is the 赖子), and seat 0 holds the other
 # three 痞子 and all four 赖子 — seven tiles to lay, each followed by a tile from the back of the wall.
+# Laid, the hand is 1234567p 1235s5s 67m: letting 7p go, it waits on 8m and on 5m, the 赖子.
 LAYING_DEAL = {0: "444m5555m1357p135s"}
 LAYING_PIZI = "4m"
-LAYING_REPLACEMENTS = "9p9s2p2s8p8s6p"
+LAYING_REPLACEMENTS = "2p4p6p2s5s6m7m"
 
 
 def laying_first_hand() -> None:

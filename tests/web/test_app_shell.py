@@ -206,3 +206,56 @@ def test_a_hidden_page_says_the_turn_has_come(pages: Watched, base_url: str) -> 
     page.evaluate("setHidden(false)")
     expect(page).to_have_title(title)
     assert page.locator('link[rel="icon"]').get_attribute("href") == "/static/favicon.svg"
+
+
+# A screen that can be turned by the page (as Android's browsers allow in fullscreen): each lock and
+# unlock noted; ``refuse`` makes the lock fail (as iOS, or a browser that cannot, does).
+TURNABLE = """
+window.turns = [];
+window.refuse = false;
+Element.prototype.requestFullscreen = async function () { turns.push("fullscreen"); };
+Object.defineProperty(document, "fullscreenEnabled", { configurable: true, get: () => true });
+screen.orientation.lock = async (how) => {
+  if (refuse) throw new DOMException("not here", "NotSupportedError");
+  turns.push(`lock ${how}`);
+};
+screen.orientation.unlock = () => turns.push("unlock");
+"""
+
+
+def test_held_upright_the_table_asks_to_be_turned_and_locks_nobody_out(pages: Watched, base_url: str) -> None:
+    page = pages.page("portrait")
+    page.add_init_script(TURNABLE)
+    enter(page, base_url, "竖着")
+    create_room_with_bots(page, "nanjing")
+    page.click('[data-role="start"]')
+    expect(page.locator(".hand-tile.playable").first).to_be_visible()  # the table plays upright too
+    hint = page.locator('[data-role="orientation-hint"]')
+    expect(hint).to_be_visible()
+    expect(hint).to_contain_text("横过来玩")
+    page.evaluate("refuse = true")  # a browser that cannot turn the screen says how to do it by hand
+    hint.locator('[data-role="turn-sideways"]').click()
+    toast = page.locator("#toast")
+    expect(toast).to_contain_text("把手机横过来")
+    box = toast.bounding_box()
+    assert box is not None
+    for tile in page.locator(".hand-tile").all():  # a toast never covers the hand
+        hand = tile.bounding_box()
+        assert hand is not None and (
+            box["y"] + box["height"] <= hand["y"] or box["y"] >= hand["y"] + hand["height"]
+        )
+    page.evaluate("refuse = false; turns.length = 0")
+    hint.locator('[data-role="turn-sideways"]').click()
+    until(page, "turns.join() === 'fullscreen,lock landscape'")
+    page.set_viewport_size({"width": 844, "height": 390})  # turned: the hint is gone, nothing redrawn
+    expect(hint).to_be_hidden()
+    page.set_viewport_size({"width": 390, "height": 844})
+    expect(hint).to_be_visible()
+    page.click('header [data-i18n="nav.lobby"]')  # leaving the table gives the screen back as it was
+    until(page, "turns.join() === 'fullscreen,lock landscape,unlock'")
+    page.go_back()  # back at the table, the hint is put away for good
+    page.locator('[data-role="orientation-hint"] [data-role="hint-away"]').click()
+    expect(page.locator('[data-role="orientation-hint"]')).to_have_count(0)
+    page.reload()
+    expect(page.locator(".hand-tile").first).to_be_visible()
+    expect(page.locator('[data-role="orientation-hint"]')).to_have_count(0)

@@ -153,9 +153,16 @@ def check_summary(page: Page, number: str) -> None:
     expect(summary.locator(".per-hand tbody tr")).to_have_count(HANDS)
     expect(summary.locator('.per-hand [data-role="replay"]')).to_have_count(HANDS)
     shoot(page, "summary")
-    resize(page, 390, 844)  # upright: every player's column shows
-    hidden = summary.locator(".scroll:has(.per-hand)").evaluate("(box) => box.scrollWidth - box.clientWidth")
-    assert hidden <= 1, f"{hidden} px of the hands' table are hidden sideways on a phone held upright"
+    resize(page, 390, 844)  # upright: every player's column and every statistic shows
+    for part in ("ranks", "per-hand"):
+        hidden = summary.locator(f".scroll:has(.{part})").evaluate(
+            "(box) => box.scrollWidth - box.clientWidth"
+        )
+        assert hidden <= 1, f"{hidden} px of the {part} table are hidden sideways on a phone held upright"
+    labels = summary.locator(".ranks tbody tr >> nth=0 >> td.stat").evaluate_all(
+        "(cells) => cells.map((cell) => getComputedStyle(cell, '::before').content)"
+    )
+    assert [label.strip('"').strip() for label in labels] == ["胡", "自摸", "点炮", "杠", "最大"], labels
     resize(page, 1280, 800)
     with page.expect_download() as waiting:
         summary.locator('[data-role="save-image"]').click()

@@ -38,6 +38,7 @@ def written_tiles(text: str) -> list[str]:
 
 
 MIN_REPLAY_TILE = 20  # CSS px, on a phone held sideways
+BESIDE_THE_EDGE = ("lobby", "calculator", "waiting", "history")  # the pages of text (not the felt)
 
 
 def look(page: Page, name: str, language: str, size: str) -> None:
@@ -51,6 +52,26 @@ def look(page: Page, name: str, language: str, size: str) -> None:
         assert "电脑" not in text, f"{name} names a bot in Chinese"
     if size != "desktop":
         touch_friendly(page)
+        if name in BESIDE_THE_EDGE:  # a page's text is never flush against a phone's edge
+            box, width = page.locator("main > *").first.bounding_box(), SIZES[size][0]
+            assert box is not None and box["x"] >= 6, f"{name} starts {box} from the screen's left ({size})"
+            assert box["x"] + box["width"] <= width - 6, f"{name} reaches the screen's right edge ({size})"
+
+
+# The centre's parts whose boxes overlap (the clock drawn over the dealer's wind, a phone's centre
+# being small): each pair by its classes.
+CROWDED_CENTRE = """() => {
+  const centre = document.querySelector('[data-role="centre"]');
+  const parts = [...centre.querySelectorAll(".wind-mark, .middle > *")].filter((part) => part.offsetParent);
+  const box = (part) => part.getBoundingClientRect();
+  const apart = (a, b) =>
+    a.right <= b.left + 0.5 || b.right <= a.left + 0.5 || a.bottom <= b.top + 0.5 || b.bottom <= a.top + 0.5;
+  const crowded = [];
+  for (const wind of parts.filter((part) => part.classList.contains("wind-mark")))
+    for (const inside of parts.filter((part) => !part.classList.contains("wind-mark")))
+      if (!apart(box(wind), box(inside))) crowded.push(`${wind.className} / ${inside.className}`);
+  return crowded;
+}"""
 
 
 def own_tiles_inside(page: Page) -> None:
@@ -91,6 +112,8 @@ def test_every_screen_fits_and_speaks_the_players_language(
     expect(page.locator(".hand-tile.playable").first).to_be_visible()
     settle(page)
     own_tiles_inside(page)
+    crowded = page.evaluate(CROWDED_CENTRE)
+    assert not crowded, f"the centre's words overlap its winds ({size}): {crowded}"
     look(page, "table", language, size)
 
     play_hand_by_clicking(page)
@@ -107,9 +130,11 @@ def test_every_screen_fits_and_speaks_the_players_language(
     expect(board.locator(".river svg.tile").first).to_be_visible()
     settle(page)
     assert not written_tiles(page.locator(".replay").inner_text())
-    if size == "landscape":  # the rivers' tiles (the open hands along the edges are drawn at 0.85 of them)
-        tiles = board.locator(".river svg.tile:not(.sideways)").all()
-        widths = [box["width"] for box in (tile.bounding_box() for tile in tiles) if box]
+    if size == "landscape":  # the rivers' tiles and the open hands along the edges (sideways: its height)
+        widths = board.locator(".river svg.tile, .edge svg.tile").evaluate_all(
+            "(tiles) => tiles.map((tile) => tile.getBoundingClientRect())"
+            ".map((box) => Math.min(box.width, box.height))"
+        )
         assert min(widths) >= MIN_REPLAY_TILE, f"replay tiles {min(widths)} px wide on a phone held sideways"
     look(page, "replay", language, size)
 

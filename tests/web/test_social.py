@@ -7,13 +7,25 @@ from __future__ import annotations
 import re
 import time
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import FloatRect, Page, expect
 
 from hupai.server.table.social import BURST, EVERY_SECONDS
 
-from .conftest import Watched
-from .support import WIRE, create_room_with_bots, enter, shoot
+from .conftest import SIZES, Watched
+from .support import WIRE, create_room_with_bots, enter, resize, shoot
 from .test_dissolve_vote import room_with_friends
+
+PHONES = (SIZES["portrait"], SIZES["landscape"])
+
+
+def overlap(a: FloatRect, b: FloatRect) -> bool:
+    return (
+        a["x"] < b["x"] + b["width"]
+        and b["x"] < a["x"] + a["width"]
+        and a["y"] < b["y"] + b["height"]
+        and b["y"] < a["y"] + a["height"]
+    )
+
 
 # The page's speech goes to a list the test reads (no audio device here).
 SPEECH = """
@@ -43,7 +55,15 @@ def test_a_phrase_and_an_emote_reach_the_other_player_until_muted(pages: Watched
     host.click('[data-role="chat"]')
     panel = host.locator('[data-role="chat-panel"]')
     expect(panel.locator("[data-phrase]")).to_have_count(12)
-    shoot(host, "chat-panel", sizes=("desktop", "portrait"))
+    shoot(host, "chat-panel")
+    for width, height in PHONES:  # on a phone the panel leaves the board's centre in sight
+        resize(host, width, height)
+        shown, centre = panel.bounding_box(), host.locator('[data-role="centre"]').bounding_box()
+        assert shown is not None and centre is not None and not overlap(shown, centre), (width, height)
+    resize(host, *SIZES["desktop"])
+    host.locator('[data-role="centre"]').click(position={"x": 3, "y": 3})  # a tap beside the panel: away
+    expect(panel).to_have_count(0)
+    host.click('[data-role="chat"]')
     panel.locator('[data-phrase="5"]').click()
     expect(panel).to_have_count(0)
     bubble = friend.locator('[data-role="bubble"][data-seat="0"]')

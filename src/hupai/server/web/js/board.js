@@ -206,8 +206,9 @@ export function fitTable(table, { handTiles = 0, meldTiles = 0, tools = true } =
   const hand = slots ? Math.floor(Math.min(handWidth / slots, 56, height * (portrait ? 0.09 : 0.1))) : 0;
   const handHeight = hand ? hand * (4 / 3) + 34 : 0;
   const reserve = portrait ? 44 + 48 + 48 : 0; // the tool row above the board, the calls' row, the counter
-  const down = edges * 1.2 + 2 * rows * (4 / 3) + ROW;
-  const across = 2 * 1.2 + 2 * rows * (4 / 3) + ROW;
+  const edge = edges === 2 ? 1.4 : 1.2; // the edges' depth in tiles: every hand open, they are as big as the rivers'
+  const down = edges * edge + 2 * rows * (4 / 3) + ROW;
+  const across = 2 * edge + 2 * rows * (4 / 3) + ROW;
   const size = Math.floor(Math.max(9, Math.min(width / across, (height - handHeight - reserve) / down, 42)));
   table.style.setProperty("--w", `${size}px`);
   if (hand) table.style.setProperty("--hw", `${Math.max(hand, size)}px`);

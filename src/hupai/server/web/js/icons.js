@@ -11,6 +11,7 @@ const PATHS = {
   pause: '<path d="M7 5h3v14H7zM14 5h3v14h-3z"/>',
   next: '<path d="M7 5l10 7-10 7z"/>',
   last: '<path d="M18 5v14"/><path d="M5 5l10 7-10 7z"/>',
+  turnSideways: '<rect x="3" y="3" width="8" height="14" rx="1.5" fill="none"/><rect x="9" y="15" width="12" height="6" rx="1.2" fill="none" opacity="0.6"/><path d="M14 4.5a6 6 0 0 1 5 5.5M19 10l-2.2-1.4M19 10l1.3-2.3" fill="none"/>',
 };
 
 export function icon(name, label = "") {

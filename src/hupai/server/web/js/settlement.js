@@ -380,8 +380,8 @@ export function renderSummary(summary, number, names = summary.names || []) {
   const order = playerOrder(summary);
   const rows = order
     .map((seat) => `<tr data-seat="${seat}"><td class="rank" data-role="rank">${rankText(summary.ranks[seat])}</td><th>${escapeHtml(names[seat])}</th>` +
-      `<td class="${summary.totals[seat] > 0 ? "plus" : summary.totals[seat] < 0 ? "minus" : ""}">${signed(summary.totals[seat])}</td>` +
-      `${statCells(summary.stats?.[seat]).map((value) => `<td>${escapeHtml(value)}</td>`).join("")}</tr>`)
+      `<td class="total ${summary.totals[seat] > 0 ? "plus" : summary.totals[seat] < 0 ? "minus" : ""}">${signed(summary.totals[seat])}</td>` +
+      `${statCells(summary.stats?.[seat]).map((value, index) => `<td class="stat" data-label="${t(STAT_HEADS[index])}">${escapeHtml(value)}</td>`).join("")}</tr>`)
     .join("");
   const hands = (summary.hands || [])
     .map((hand) => `<tr data-hand="${hand.index}"><th>${t("summary.hand", { n: hand.index + 1 })} <a href="#/replay/${number}/${hand.index}" data-role="replay">${t("summary.replay")}</a>` +

@@ -16,6 +16,7 @@ export class Social {
     this.client = client;
     this.muted = new Set(); // seats this reader does not want to hear
     this.panel = null;
+    this.away = null; // the listener that puts the open panel away
   }
 
   buttonHtml() {
@@ -62,6 +63,12 @@ export class Social {
     });
     document.body.append(panel);
     this.panel = panel;
+    // A tap beside the panel puts it away (the 快捷语 button toggles it itself). Not Escape: at the
+    // table that key lets a claim go.
+    this.away = (event) => {
+      if (!event.target.closest('[data-role="chat-panel"], [data-role="chat"]')) this.close();
+    };
+    document.addEventListener("pointerdown", this.away);
   }
 
   say(what) {
@@ -97,5 +104,9 @@ export class Social {
   close() {
     if (this.panel) this.panel.remove();
     this.panel = null;
+    if (this.away) {
+      document.removeEventListener("pointerdown", this.away);
+      this.away = null;
+    }
   }
 }

@@ -10,6 +10,7 @@ import { knows, language, t } from "./i18n.js";
 import { hintsHtml } from "./hints.js";
 import { notificationsOn } from "./attention.js";
 import { icon } from "./icons.js";
+import { orientationHintHtml, untilLeaving, wireOrientationHint } from "./orientation.js";
 import { tingHtml, wireTing } from "./ting.js";
 import { playSound, setSound, soundOn, speak, unlockSound } from "./sound.js";
 import { parseTiles, tileName, tileOrder, tileSvg, tilesHtml } from "./tiles.js";
@@ -45,6 +46,7 @@ export class TableView {
   close() {
     window.removeEventListener("keydown", this.onKey);
     window.removeEventListener("resize", this.onResize);
+    untilLeaving();
   }
 
   // --- what happened: motion and sound for the events of one update -------------------------------
@@ -118,6 +120,7 @@ export class TableView {
     const hints = client.hints && update.hints ? hintsHtml(update.hints) : "";
     const page = html(`<section class="table phase-${view.phase}" data-phase="${view.phase}" data-role="table">
       ${this.tools(update)}
+      ${orientationHintHtml()}
       ${board}
       ${below ? this.mine(update, prompt) : ""}
       <div class="table-info" data-role="table-info">${this.counter(view)}${hints}</div>
@@ -338,6 +341,7 @@ export class TableView {
     if (badge) badge.addEventListener("click", () => client.showFair(client.update.hand));
     wireTing(page, client.update, (message) => client.send(message));
     client.wireTools(page);
+    wireOrientationHint(page);
     markCounted(page, this.counted);
   }
 
