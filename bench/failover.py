@@ -12,21 +12,26 @@ owner), waits until every room is in the middle of its first hand, and then:
 * ``term``: SIGTERM of that process (a clean stop, as a deploy does);
 * ``stop``: SIGSTOP of it (a paused or cut-off process) until its tables are taken over, then SIGCONT;
 * ``postgres``: PostgreSQL stopped for ``--outage`` seconds and started again (``--pg-ctl``);
-* ``redis``: Redis killed, and started again on its port after ``--outage`` seconds.
+* ``redis``: Redis killed, and started again on its port after ``--outage`` seconds; the players
+  play on through it (relays go over PostgreSQL meanwhile).
+
+A fault may carry its own outage: ``redis:30`` is Redis away for 30 s (``--faults redis:10,redis:30``).
 
 A process killed or stopped is started again on its port (as a supervisor would) once its tables
 have moved on. Every match is played to its end; then, for each room, the stored record is replayed
 here and compared with what the players were told.
 
-Figures per fault: **failover**, the time from the fault (kill, SIGTERM), from the moment the paused
-owner's leases ran out (SIGSTOP), or from the moment the database or Redis was back, to the first
-action the players of each affected table see applied; **reconnects** per client (sockets opened
-again after the first); **silent sockets**, open and hearing nothing for ``--silent`` seconds while
-their room moved on. Checks per fault, any of which fails the run (exit status 1): every match
-finished all its hands; its totals equal the replay of its stored record; every client heard the
-events of the record's replay, as its seat sees them, one by one (no update that does not continue
-where the last ended; no event missing, none twice); no silent socket; at most ``--max-reconnects``
-reconnects per client.
+Figures per fault: **failover**, the time from the fault (kill, SIGTERM, Redis killed), from the
+moment the paused owner's leases ran out (SIGSTOP), or from the moment the database was back, to the
+first action the players of each affected table see applied; **clocks run out**, seats whose
+decision clock ran out (托管) while their player was answering every prompt (the fault's doing);
+**reconnects** per client (sockets opened again after the first); **silent sockets**, open and
+hearing nothing for ``--silent`` seconds (``--silent-redis`` through a Redis outage: 3 s) while
+their room moved on. Checks per fault, any of which
+fails the run (exit status 1): every match finished all its hands; its totals equal the replay of
+its stored record; every client heard the events of the record's replay, as its seat sees them, one
+by one (no update that does not continue where the last ended; no event missing, none twice); no
+silent socket; no clock run out; at most ``--max-reconnects`` reconnects per client.
 tests/server/cluster/test_chaos.py runs this in CI with a few rooms per fault.
 """
 
@@ -72,6 +77,15 @@ DOWN_SECONDS = 10.0  # how long the balancer sends no new socket to a process fo
 
 FAULTS = ("kill", "term", "stop", "postgres", "redis")
 PROCESS_FAULTS = ("kill", "term", "stop")
+STRUCK_FAULTS = (*PROCESS_FAULTS, "redis")  # failover counted from the fault itself
+
+
+def fault_and_outage(spec: str, outage: float) -> tuple[str, float]:
+    """``redis:30`` → ("redis", 30.0); a fault without its own outage takes ``outage``."""
+    fault, _, seconds = spec.partition(":")
+    return fault, float(seconds) if seconds else outage
+
+
 HANDS = 4  # a match's hands
 LAST_HAND = HANDS - 1
 
@@ -294,6 +308,7 @@ class Client:
         self.last: str = ""  # the last message heard, in short (for a stuck room)
         self.seat: int | None = None
         self.stop = False
+        self.clock_ran_out = False  # the table played for this seat (托管): it answers every prompt
 
     @property
     def reconnects(self) -> int:
@@ -366,6 +381,9 @@ class Client:
                 self.seat = message["seat"]
             elif kind == "update":
                 self._update(message, heard)
+                trustee = (message.get("table") or {}).get("trustee") or []
+                if self.seat is not None and self.seat < len(trustee) and trustee[self.seat]:
+                    self.clock_ran_out = True
                 prompt = message.get("prompt")
                 self.last = f"{time.strftime('%X')} hand {message['hand']}, event {message['from']}"
                 if prompt is not None and not prompt["automatic"] and prompt["seq"] not in answered:
@@ -406,6 +424,7 @@ class Client:
 class Phase:
     fault: str
     rooms: list[Room]
+    outage: float = 0.0  # seconds PostgreSQL or Redis is away
     affected: list[Room] = field(default_factory=list)
     reference: str = "fault"  # what the failover is measured from
     failover: list[float] = field(default_factory=list)
@@ -453,14 +472,18 @@ class Chaos:
             rooms.append(Room(number, tokens))
         return rooms
 
-    async def run_phase(self, fault: str) -> Phase:
-        phase = Phase(fault, await asyncio.to_thread(self.open_rooms))
+    async def run_phase(self, spec: str) -> Phase:
+        fault, outage = fault_and_outage(spec, self.args.outage)
+        phase = Phase(fault, await asyncio.to_thread(self.open_rooms), outage)
         tasks = []
         for index, room in enumerate(phase.rooms):
             for seat, token in enumerate(room.tokens):
                 order = [self.servers[(index + seat + turn) % 3].port for turn in range(3)]
                 urls = [f"ws://127.0.0.1:{port}/api/rooms/{room.number}/ws?token={token}" for port in order]
-                client = Client(room, urls, self.balancer, random.Random(self.rng.random()), self.args.silent)
+                # Through Redis's outage every socket is served (relayed over PostgreSQL): 3 s. A socket
+                # on a process that dies or pauses is given up by the browser's heartbeat after 4.5 s.
+                silent = self.args.silent_redis if fault == "redis" else self.args.silent
+                client = Client(room, urls, self.balancer, random.Random(self.rng.random()), silent)
                 room.clients.append(client)
                 tasks.append(asyncio.create_task(client.play()))
         try:
@@ -509,7 +532,7 @@ class Chaos:
     async def _inject(self, phase: Phase) -> None:
         fault = phase.fault
         victim, runs_out = await self._choose(phase)
-        if fault in PROCESS_FAULTS:  # the tables stop at the fault
+        if fault in STRUCK_FAULTS:  # from the fault: the tables stop at it, or play on through it
             # (No await from here to the signal: a room found in play here is in play when struck.)
             phase.affected = [room for room in phase.affected if not room.ended]
             for room in phase.affected:
@@ -517,7 +540,7 @@ class Chaos:
         if self.args.verbose:
             print(f"failover: {fault} at {time.strftime('%X')}", file=sys.stderr)
         reference = await self._strike(phase, victim, runs_out)
-        if fault not in PROCESS_FAULTS:
+        if fault not in STRUCK_FAULTS:
             # From the moment it is back, the first action after it (through a Redis outage a table
             # plays on for the sockets of its own process). A match that ended meanwhile went on.
             phase.affected = [room for room in phase.affected if not room.ended]
@@ -579,17 +602,20 @@ class Chaos:
                 left = (runs_out - datetime.now(UTC).replace(tzinfo=None)).total_seconds()
                 return time.monotonic() + max(left, 0.0)
             return time.monotonic()
-        phase.reference = "back"
         if fault == "postgres":
+            phase.reference = "back"
             control = shlex.split(self.args.pg_ctl)
             await asyncio.to_thread(subprocess.run, [*control, "stop", "-m", "fast"], check=True)
-            await asyncio.sleep(self.args.outage)
+            await asyncio.sleep(phase.outage)
             await asyncio.to_thread(subprocess.run, [*control, "start"], check=True)
-        else:
-            await asyncio.to_thread(self.redis.kill)
-            await asyncio.sleep(self.args.outage)
-            await asyncio.to_thread(self.redis.start_again)
-        return time.monotonic()
+            return time.monotonic()
+        # Redis: the players play on through it, so the failover counts from the fault.
+        phase.reference = "fault"
+        self.redis.kill()
+        struck = time.monotonic()
+        await asyncio.sleep(phase.outage)
+        await asyncio.to_thread(self.redis.start_again)
+        return struck
 
     def _check(self, phase: Phase) -> None:
         base = f"http://127.0.0.1:{self.servers[0].port}"
@@ -664,6 +690,8 @@ def summarise(phase: Phase) -> dict[str, Any]:
         "taken_over_after_a_held_kong": phase.after_kong,
         "reconnects_per_client": {"max": max(reconnects), "mean": round(statistics.mean(reconnects), 2)},
         "silent_sockets": sum(len(client.silences) for client in clients),
+        "silences": [silence for client in clients for silence in client.silences][:10],
+        "clocks_run_out": sum(client.clock_ran_out for client in clients),
         "matches_finished": sum(all(c.summary for c in room.clients) for room in phase.rooms),
         "problems": phase.checks,
         "drops": {
@@ -707,6 +735,12 @@ def main() -> int:
     parser.add_argument("--outage", type=float, default=3.0, help="seconds PostgreSQL or Redis is away")
     parser.add_argument("--events", type=int, default=20, help="events into the first hand before the fault")
     parser.add_argument("--silent", type=float, default=10.0, help="seconds a socket may hear nothing")
+    parser.add_argument(
+        "--silent-redis",
+        type=float,
+        default=3.0,
+        help="the same, through a Redis outage (nobody waits on it)",
+    )
     parser.add_argument("--max-reconnects", type=int, default=2, help="per client per fault")
     parser.add_argument(
         "--kong-wait", type=float, default=20.0, help="seconds a process fault waits for a held added kong"
@@ -717,11 +751,11 @@ def main() -> int:
     parser.add_argument("--verbose", action="store_true", help="each phase's figures and drops as it ends")
     args = parser.parse_args()
     args.faults = [fault for fault in args.faults.split(",") if fault]
-    if unknown := set(args.faults) - set(FAULTS):
+    if unknown := {fault_and_outage(spec, 0)[0] for spec in args.faults} - set(FAULTS):
         parser.error(f"unknown faults: {', '.join(sorted(unknown))}")
     if not (args.database_url or "").startswith("postgresql"):
         parser.error("--database-url postgresql+psycopg://… is needed (many processes share PostgreSQL)")
-    if "postgres" in args.faults and not args.pg_ctl:
+    if any(spec.startswith("postgres") for spec in args.faults) and not args.pg_ctl:
         parser.error("the postgres fault needs --pg-ctl (e.g. 'pg_ctlcluster 15 main')")
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     with tempfile.TemporaryDirectory() as temporary:
@@ -730,7 +764,10 @@ def main() -> int:
         with fresh_database(args.database_url) as url:
             args.database_url = url
             figures = asyncio.run(run(args, folder))
-    ok = all(not fault["problems"] and not fault["not_recovered"] for fault in figures["faults"].values())
+    ok = all(
+        not fault["problems"] and not fault["not_recovered"] and not fault["clocks_run_out"]
+        for fault in figures["faults"].values()
+    )
     figures["ok"] = ok
     if args.json:
         print(json.dumps(figures, indent=1, ensure_ascii=False))

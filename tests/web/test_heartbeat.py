@@ -3,11 +3,13 @@ within seconds and a new one opened, instead of a table that stays silent (issue
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import signal
 from pathlib import Path
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, WebSocketRoute, expect
 
 from ..server_support import free_port, running_server
 from .conftest import Watched
@@ -50,3 +52,37 @@ def test_a_silent_server_is_given_up_and_the_table_comes_back(pages: Watched, tm
             os.kill(server.pid, signal.SIGCONT)
         expect(page.locator(".banner.offline")).to_have_count(0)
         expect(page.locator(".table")).to_be_visible()
+
+
+def test_a_broken_relay_says_the_servers_switch_lines_until_the_table_is_back(
+    pages: Watched, base_url: str
+) -> None:
+    """In a cluster, a socket whose process lost Redis is told so (a ``relay`` message) and closed; the
+    page says why while it comes back (issue 48). The socket here passes through the test, which says
+    what such a process says and then refuses the page's sockets for a while."""
+    page: Page = pages.page("portrait")
+    state = {"refuse": False}
+    routes: list[WebSocketRoute] = []
+
+    def route(socket: WebSocketRoute) -> None:
+        if state["refuse"]:
+            socket.close()
+            return
+        socket.connect_to_server()
+        routes.append(socket)
+
+    page.route_web_socket(re.compile(r"/api/rooms/\d+/ws"), route)
+    enter(page, base_url, "换线")
+    create_room_with_bots(page, "nanning")
+    page.click('[data-role="start"]')
+    expect(page.locator(".hand-tile").first).to_be_visible()
+    state["refuse"] = True
+    routes[-1].send(json.dumps({"type": "relay", "state": "away"}))
+    routes[-1].close()
+    banner = page.locator('[data-role="reconnecting"]')
+    expect(banner).to_contain_text("服务器之间换线路")
+    page.click("#lang")
+    expect(banner).to_contain_text("The servers are switching lines")
+    state["refuse"] = False  # relayed the other way: the table is back, and the banner gone
+    expect(banner).to_have_count(0)
+    expect(page.locator(".hand-tile").first).to_be_visible()

@@ -119,7 +119,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         cluster = None
         if settings.redis_url:
-            cluster = Cluster(settings.redis_url, alive_seconds=settings.lease_seconds)
+            cluster = Cluster(
+                settings.redis_url, alive_seconds=settings.lease_seconds, database_url=settings.database_url
+            )
         leases = None
         if cluster is not None:  # lease renewals on a connection of their own (never queued behind requests)
             own = connect(settings.database_url, connections=1)

@@ -24,7 +24,7 @@ def owner() -> Cluster:
 def published(cluster: Cluster) -> list[tuple[str, dict[str, object]]]:
     out = []
     while not cluster.outgoing.empty():
-        channel, data, _room = cluster.outgoing.get_nowait()
+        channel, data, _room, _via = cluster.outgoing.get_nowait()
         out.append((channel, json.loads(data)))
     return out
 

@@ -16,6 +16,12 @@ Channels (``hupai:`` first):
 
 A process proves it is alive with the key ``alive:<id>`` (it expires unless renewed); an owner
 whose relayed connection belongs to a process that is no longer alive treats it as gone.
+
+With PostgreSQL (as every cluster has), the same channels are listened to there too
+(:mod:`hupai.server.cluster.notify`), and while Redis is away new relays go that way: a relay keeps
+the way it started on (``via``) until its socket closes, so that its messages stay in order. When
+Redis goes away the relays that went by it are closed at once; their clients reconnect (with
+``hand``/``since``, missing nothing) and are relayed over PostgreSQL within a second.
 """
 
 from __future__ import annotations
@@ -25,6 +31,8 @@ import contextlib
 import itertools
 import json
 import logging
+import math
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -32,9 +40,12 @@ from redis.asyncio import BlockingConnectionPool, Redis
 from redis.asyncio.client import PubSub
 from redis.exceptions import RedisError
 
+from hupai.server.cluster.notify import PostgresChannel
 from hupai.server.cluster.remote import (
     OWNERS,
+    PG,
     PREFIX,
+    REDIS,
     RemoteConnection,
     RemoteRoom,
     alive_key,
@@ -55,16 +66,30 @@ from hupai.server.table.messages import (
 )
 
 log = logging.getLogger("hupai.cluster")
+# Said to a socket whose relay broke, just before it is closed (docs/protocol.md): the client comes
+# back at once and is relayed the other way.
+RELAY_AWAY = {"type": "relay", "state": "away"}
 SEND_BATCH = 500  # publishes sent in one round trip
 REDIS_CONNECTIONS = 32  # per process (the subscription takes one more)
 LISTEN_POLL_SECONDS = 0.05  # the longest a (un)subscription waits for the listener when all is quiet
 REDIS_RETRY_SECONDS = 0.25  # how often a process whose Redis is away tries it again
+# After a publish to Redis failed, new relays go over PostgreSQL for this long (the listener, which
+# finds a Redis outage by itself, may still be waiting on a read).
+REDIS_FAILED_SECONDS = 2.0
 
 
 class Cluster:
     """This process's part of the cluster: its name, its Redis connections, what it relays."""
 
-    def __init__(self, redis_url: str, *, node: str | None = None, alive_seconds: float = 10.0) -> None:
+    def __init__(
+        self,
+        redis_url: str,
+        *,
+        node: str | None = None,
+        alive_seconds: float = 10.0,
+        database_url: str | None = None,
+    ) -> None:
+        """``database_url``: a PostgreSQL one gives the relay its second way (none on SQLite)."""
         self.node = node or new_node_id()
         # A bounded pool that makes callers wait for a free connection rather than fail: thousands
         # of sockets opening at once each ask Redis something (limits, relays).
@@ -72,7 +97,7 @@ class Cluster:
         self.redis: Redis = Redis(connection_pool=pool)
         self.alive_seconds = alive_seconds
         self.pubsub: PubSub | None = None
-        self.outgoing: asyncio.Queue[tuple[str, bytes, int | None]] = asyncio.Queue()
+        self.outgoing: asyncio.Queue[tuple[str, bytes, int | None, str]] = asyncio.Queue()
         self.commands: asyncio.Queue[tuple[str, str, asyncio.Future[None]]] = asyncio.Queue()
         self.ids = itertools.count(1)
         # Sockets on this process relayed to other owners: id -> (connection, room).
@@ -83,8 +108,15 @@ class Cluster:
         self.remote: dict[tuple[str, int], tuple[int, RemoteConnection]] = {}
         self.tasks: list[asyncio.Task[None]] = []
         self.rooms_owned: set[int] = set()  # the room channels this process listens to
-        self.away = False  # Redis does not answer: relays wait for it
+        self.away = False  # Redis does not answer: relays wait for it (or go over PostgreSQL)
         self.relays_broken = False  # a publish was lost: every relay starts again
+        self.redis_failed_at = -math.inf  # when a publish to Redis last failed
+        self.back_at = -math.inf  # when Redis last came back
+        self.postgres: PostgresChannel | None = None
+        if database_url is not None and database_url.startswith("postgresql"):
+            self.postgres = PostgresChannel(
+                database_url, lambda channel, data: self._handle(channel, data, PG)
+            )
         # Set by the owner of the tables (hupai.server.tables.Tables).
         self.deliver: Callable[[int, Message], None] = lambda _room, _message: None
         self.on_owner_change: Callable[[int, str | None], Awaitable[None]] | None = None
@@ -96,6 +128,8 @@ class Cluster:
     async def start(self) -> None:
         await self.redis.ping()
         self.pubsub = await self._subscribed()
+        if self.postgres is not None:
+            await self.postgres.start([node_channel(self.node), OWNERS])
         self.tasks = [
             asyncio.create_task(self._send(), name="cluster-send"),
             asyncio.create_task(self._listen(), name="cluster-listen"),
@@ -117,6 +151,15 @@ class Cluster:
                 await self.pubsub.aclose()
         with contextlib.suppress(Exception):
             await self.redis.aclose()
+        if self.postgres is not None:
+            await self.postgres.stop()
+
+    def current_via(self) -> str:
+        """The way a relay starting now goes: Redis, unless it is away and PostgreSQL is there."""
+        if self.postgres is None:
+            return REDIS
+        redis_failing = self.away or time.monotonic() - self.redis_failed_at < REDIS_FAILED_SECONDS
+        return PG if redis_failing else REDIS
 
     async def _drain(self) -> None:
         while not self.outgoing.empty():
@@ -133,6 +176,8 @@ class Cluster:
 
     async def _heartbeat(self) -> None:
         await self.redis.set(alive_key(self.node), "1", px=int(self.alive_seconds * 1000))
+        if time.monotonic() - self.back_at < self.alive_seconds:
+            return  # Redis just came back: the others may not have said they are alive yet
         # The processes this one relays to (owners) and from (sockets): are they still there?
         nodes = sorted(
             {node for node, _conn in self.remote} | {room.owner for _c, room in self.local.values()}
@@ -190,58 +235,94 @@ class Cluster:
 
     # --- sending -------------------------------------------------------------------------------
 
-    def publish(self, channel: str, payload: dict[str, Any], *, room_id: int | None = None) -> None:
+    def publish(
+        self, channel: str, payload: dict[str, Any], *, room_id: int | None = None, via: str | None = None
+    ) -> None:
         """Queue a message; one task sends them all, in order. ``room_id``: a message to a room's
-        owner, whose loss (nobody listening) is reported to :attr:`on_unheard`."""
+        owner, whose loss (nobody listening) is reported to :attr:`on_unheard`. ``via``: the relay's
+        way (Redis or PostgreSQL); by default the way a relay starting now would go."""
         data = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
-        self.publish_raw(channel, data, room_id=room_id)
+        self.publish_raw(channel, data, room_id=room_id, via=via)
 
-    def publish_raw(self, channel: str, data: bytes, *, room_id: int | None = None) -> None:
-        self.outgoing.put_nowait((channel, data, room_id))
+    def publish_raw(
+        self, channel: str, data: bytes, *, room_id: int | None = None, via: str | None = None
+    ) -> None:
+        self.outgoing.put_nowait((channel, data, room_id, via or self.current_via()))
 
     async def _send(self) -> None:
         while True:
             batch = [await self.outgoing.get()]
             while len(batch) < SEND_BATCH and not self.outgoing.empty():
                 batch.append(self.outgoing.get_nowait())
-            batch = coalesced(batch)
-            try:
-                pipe = self.redis.pipeline(transaction=False)
-                for channel, data, _room in batch:
-                    pipe.publish(channel, data)
-                heard = await pipe.execute()
-            except Exception as error:
-                # Lost: the relays they belonged to are started again once Redis answers.
-                if not self.away and not self.relays_broken:
-                    log.warning("cluster: could not publish %d message(s) (%s)", len(batch), error)
+            for via, run in runs_by_way(batch):
+                if via == PG:
+                    await self._send_by_postgres(run)
+                else:
+                    await self._send_by_redis(coalesced(run))
+
+    async def _send_by_redis(self, batch: list[tuple[str, bytes, int | None]]) -> None:
+        try:
+            pipe = self.redis.pipeline(transaction=False)
+            for channel, data, _room in batch:
+                pipe.publish(channel, data)
+            heard = await pipe.execute()
+        except Exception as error:
+            if not self.away and not self.relays_broken:
+                log.warning("cluster: could not publish %d message(s) (%s)", len(batch), error)
+            self.redis_failed_at = time.monotonic()
+            if self.postgres is None:  # lost: the relays are started again once Redis answers
                 self.relays_broken = True
-                continue
-            unheard = {
-                room
-                for (_c, _d, room), count in zip(batch, heard, strict=True)
-                if room is not None and not count
-            }
-            for room_id in unheard:
-                self.on_unheard(room_id)
+            else:  # lost: the relays that went by Redis start again now, over PostgreSQL
+                self._start_relays_again(REDIS)
+            return
+        unheard = {
+            room for (_c, _d, room), count in zip(batch, heard, strict=True) if room is not None and not count
+        }
+        for room_id in unheard:
+            self.on_unheard(room_id)
+
+    async def _send_by_postgres(self, batch: list[tuple[str, bytes, int | None]]) -> None:
+        assert self.postgres is not None
+        try:
+            await self.postgres.send([(channel, data) for channel, data, _room in batch])
+        except Exception as error:  # lost: the relays that went this way start again
+            log.warning("cluster: could not send %d message(s) by PostgreSQL (%s)", len(batch), error)
+            self._start_relays_again(PG)
 
     async def announce_owner(self, room_id: int, *, released: bool = False) -> None:
         """This process now owns the room's table (or let it go): other processes drop their relays
         to the old owner, and take a released room in play over at once."""
         owner = None if released else self.node
+        news = {"room": room_id, "node": owner, "from": self.node}
+        if self.current_via() == PG:
+            self.publish(OWNERS, news, via=PG)
+            return
         try:
-            await self.redis.publish(OWNERS, json.dumps({"room": room_id, "node": owner, "from": self.node}))
+            await self.redis.publish(OWNERS, json.dumps(news))
         except RedisError as error:  # the others find out from the leases (their relay checks)
             log.warning("cluster: could not announce room %s's owner (%s)", room_id, error)
+            if self.postgres is not None:
+                self.publish(OWNERS, news, via=PG)
 
     # --- the rooms this process owns -----------------------------------------------------------
 
     async def own(self, room_id: int) -> None:
         """Listen to the room's channel (from now on, what is published there reaches this process)."""
+        if self.postgres is not None:
+            await self.postgres.listen(room_channel(room_id))
+            self.rooms_owned.add(room_id)
+            if self.away:  # subscribed on Redis with the others when it is back
+                return
+            with contextlib.suppress(Exception):  # (or when the listener finds it away)
+                await self._subscription("subscribe", room_channel(room_id))
+            return
         await self._subscription("subscribe", room_channel(room_id))
         self.rooms_owned.add(room_id)
 
     async def disown(self, room_id: int) -> None:
         self.rooms_owned.discard(room_id)
+        if self.postgres is not None:
+            await self.postgres.unlisten(room_channel(room_id))
         with contextlib.suppress(Exception):
             await self._subscription("unsubscribe", room_channel(room_id))
         for key, (room, connection) in list(self.remote.items()):
@@ -324,14 +405,17 @@ class Cluster:
             if item is None or item.get("type") != "message":
                 continue
             try:
-                channel, data = item["channel"].decode(), item["data"]
-                if data[:1] in b"mM":  # for this process's sockets
-                    for conn, text in socket_messages(data):
-                        self._forward(conn, text)
-                else:
-                    await self._received(channel, json.loads(data))
+                await self._handle(item["channel"].decode(), item["data"], REDIS)
             except Exception:  # one bad message never stops the relay
                 log.exception("cluster: could not handle a message")
+
+    async def _handle(self, channel: str, data: bytes, via: str) -> None:
+        """One message heard on ``channel``, by Redis or by PostgreSQL (``via``)."""
+        if data[:1] in b"mM":  # for this process's sockets
+            for conn, text in socket_messages(data):
+                self._forward(conn, text)
+        else:
+            await self._received(channel, json.loads(data), via)
 
     async def _subscribed(self) -> PubSub:
         """A new subscription to this process's channels (and say it is alive)."""
@@ -351,7 +435,11 @@ class Cluster:
         their own sockets; relays wait. Once Redis answers again, listen anew and start every relay
         again: whatever was published meanwhile is lost, both ways."""
         self.away = True
-        log.warning("cluster: Redis is away (%s); tables play on for their own sockets", error)
+        if self.postgres is not None:
+            log.warning("cluster: Redis is away (%s); relays go over PostgreSQL", error)
+            self._start_relays_again(REDIS)  # their clients come back at once, relayed the other way
+        else:
+            log.warning("cluster: Redis is away (%s); tables play on for their own sockets", error)
         old = self.pubsub
         while True:
             await asyncio.sleep(REDIS_RETRY_SECONDS)
@@ -366,26 +454,36 @@ class Cluster:
             with contextlib.suppress(Exception):
                 await old.aclose()
         self.away = False
-        self._start_relays_again()
-        log.warning("cluster: Redis is back; relayed sockets reconnect")
+        self.back_at = time.monotonic()
+        self._start_relays_again(REDIS)
+        log.warning("cluster: Redis is back; new relays go by it")
 
-    def _start_relays_again(self) -> None:
-        """Messages were lost (a publish failed, or Redis restarted): close this process's relayed
-        sockets (their clients reconnect with ``hand``/``since`` and miss nothing) and forget the
-        connections relayed here (their sockets are being closed), and drop what is still queued
-        for them."""
-        self.relays_broken = False
+    def _start_relays_again(self, via: str | None = None) -> None:
+        """Messages were lost (a publish failed, or Redis restarted): close this process's sockets
+        relayed that way (all without ``via``; their clients reconnect with ``hand``/``since`` and
+        miss nothing), forget the connections relayed here that way (their sockets are being
+        closed), and drop what is still queued for them."""
+        if via is None or via == REDIS:
+            self.relays_broken = False
+        kept = []
         while not self.outgoing.empty():
-            self.outgoing.get_nowait()
-        for connection, _room in list(self.local.values()):
-            self.unregister(connection)
-            connection.close()
+            queued = self.outgoing.get_nowait()
+            if via is not None and queued[3] != via:
+                kept.append(queued)
+        for queued in kept:
+            self.outgoing.put_nowait(queued)
+        for connection, room in list(self.local.values()):
+            if via is None or room.via == via:
+                self.unregister(connection)
+                connection.send(RELAY_AWAY)
+                connection.close()
         for key, (room_id, connection) in list(self.remote.items()):
-            del self.remote[key]
-            connection.closed = True  # its socket's process closes the socket
-            self.deliver(room_id, Leave(connection))
+            if via is None or connection.via == via:
+                del self.remote[key]
+                connection.closed = True  # its socket's process closes the socket
+                self.deliver(room_id, Leave(connection))
 
-    async def _received(self, channel: str, payload: dict[str, Any]) -> None:
+    async def _received(self, channel: str, payload: dict[str, Any], via: str = REDIS) -> None:
         if channel == OWNERS:
             room_id, owner = int(payload["room"]), payload["node"]
             if owner is None:  # let go: only the sockets relayed to the process that let it go
@@ -398,7 +496,7 @@ class Cluster:
             self._to_this_node(payload)
         elif channel.startswith(PREFIX + "room:"):
             room_id = int(channel.rsplit(":", 1)[1])
-            message = self._to_table(room_id, payload)
+            message = self._to_table(room_id, payload, via)
             if message is not None:
                 self.deliver(room_id, message)
 
@@ -423,12 +521,12 @@ class Cluster:
         if entry is not None:
             entry[0].send(text)
 
-    def _to_table(self, room_id: int, payload: dict[str, Any]) -> Message | None:
+    def _to_table(self, room_id: int, payload: dict[str, Any], via: str = REDIS) -> Message | None:
         node, kind = str(payload["n"]), payload["t"]
         if kind == "room":
             return RoomChanged()
         if kind in ("escape", "dissolve"):
-            done = self._reply_future(node, payload.get("r"))
+            done = self._reply_future(node, payload.get("r"), via)
             return Escape(int(payload["seat"]), done) if kind == "escape" else Dissolve(done)
         key = (node, int(payload["c"]))
         if kind == "join":
@@ -440,6 +538,7 @@ class Cluster:
                 hand=payload["hand"],
                 since=payload["since"],
                 patches=bool(payload.get("patches", False)),
+                via=via,
             )
             self.remote[key] = (room_id, connection)
             return Join(connection)
@@ -450,19 +549,32 @@ class Cluster:
                 # of the takeover): lost here, an answer would stall the table until its clock runs
                 # out. Closed instead, the client reconnects, joins this owner and answers again.
                 # (Said only by the owner: a paused process that lost the table stays quiet.)
-                self.publish(node_channel(node), {"c": key[1], "close": True, "o": self.node, "rejoin": True})
+                closing = {"c": key[1], "close": True, "o": self.node, "rejoin": True}
+                self.publish(node_channel(node), closing, via=via)
             return None
         if kind == "leave":
             del self.remote[key]
             return Leave(entry[1])
         return FromClient(entry[1], INCOMING.validate_python(payload["m"]))
 
-    def _reply_future(self, node: str, request: Any) -> asyncio.Future[None] | None:
+    def _reply_future(self, node: str, request: Any, via: str) -> asyncio.Future[None] | None:
         if request is None:
             return None
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        done.add_done_callback(lambda _f: self.publish(node_channel(node), {"reply": request}))
+        done.add_done_callback(lambda _f: self.publish(node_channel(node), {"reply": request}, via=via))
         return done
+
+
+def runs_by_way(
+    batch: list[tuple[str, bytes, int | None, str]],
+) -> list[tuple[str, list[tuple[str, bytes, int | None]]]]:
+    """The batch in runs of one way each (Redis, PostgreSQL), in its order."""
+    runs: list[tuple[str, list[tuple[str, bytes, int | None]]]] = []
+    for channel, data, room, via in batch:
+        if not runs or runs[-1][0] != via:
+            runs.append((via, []))
+        runs[-1][1].append((channel, data, room))
+    return runs
 
 
 def coalesced(batch: list[tuple[str, bytes, int | None]]) -> list[tuple[str, bytes, int | None]]:

@@ -13,6 +13,9 @@ from hupai.server.table.messages import Connection, Escape, FromClient, Join, Le
 
 PREFIX = "hupai:"
 OWNERS = PREFIX + "owners"
+# The two ways a relay goes between processes (:mod:`hupai.server.cluster.relay`).
+REDIS = "redis"
+PG = "pg"
 
 
 class Relay(Protocol):
@@ -21,9 +24,15 @@ class Relay(Protocol):
 
     node: str
 
-    def publish(self, channel: str, payload: dict[str, Any], *, room_id: int | None = None) -> None: ...
+    def publish(
+        self, channel: str, payload: dict[str, Any], *, room_id: int | None = None, via: str | None = None
+    ) -> None: ...
 
-    def publish_raw(self, channel: str, data: bytes, *, room_id: int | None = None) -> None: ...
+    def publish_raw(
+        self, channel: str, data: bytes, *, room_id: int | None = None, via: str | None = None
+    ) -> None: ...
+
+    def current_via(self) -> str: ...
 
     def register(self, connection: Connection, room: RemoteRoom) -> int: ...
 
@@ -65,24 +74,26 @@ class RemoteConnection(Connection):
         hand: int,
         since: int,
         patches: bool = False,
+        via: str = REDIS,
     ) -> None:
         super().__init__(user_id, hand=hand, since=since, patches=patches)
         self.cluster = cluster
         self.node = node
         self.conn = conn
+        self.via = via  # the way its join came, which every answer takes
 
     def send(self, message: dict[str, Any] | str) -> None:
         if not self.closed:
             # "m<id>\n<the message's JSON>": the socket's process sends the text on as it is, with
             # no second decoding and encoding of every update.
             text = message if isinstance(message, str) else encoded(message)
-            self.cluster.publish_raw(node_channel(self.node), f"m{self.conn}\n{text}".encode())
+            self.cluster.publish_raw(node_channel(self.node), f"m{self.conn}\n{text}".encode(), via=self.via)
 
     def close(self) -> None:
         if not self.closed:
             self.closed = True
             closing = {"c": self.conn, "close": True, "o": self.cluster.node}  # "o": who closes
-            self.cluster.publish(node_channel(self.node), closing)
+            self.cluster.publish(node_channel(self.node), closing, via=self.via)
 
 
 class RemoteRoom:
@@ -94,6 +105,7 @@ class RemoteRoom:
         self.cluster = cluster
         self.room_id = room_id
         self.owner = owner
+        self.via = cluster.current_via()  # kept while its socket lives: its messages stay in order
 
     def post(self, message: Message) -> None:
         cluster = self.cluster
@@ -122,4 +134,4 @@ class RemoteRoom:
         else:
             payload = {"t": "dissolve", "r": cluster.await_reply(message.done)}
         payload["n"] = cluster.node
-        cluster.publish(room_channel(self.room_id), payload, room_id=self.room_id)
+        cluster.publish(room_channel(self.room_id), payload, room_id=self.room_id, via=self.via)

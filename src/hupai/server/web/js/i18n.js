@@ -192,6 +192,7 @@ const WORDS = {
   "table.tapAgain": ["再点一次出牌", "Tap again to discard"],
   "table.hints": ["提示", "Hints"],
   "table.reconnecting": ["重新连接中…", "Reconnecting…"],
+  "table.relayAway": ["服务器之间换线路，马上回来，什么都不会丢…", "The servers are switching lines: back in a moment, nothing is lost…"],
   "table.storageAway": ["服务器正在等待数据库恢复，牌局暂停，操作不会丢失…", "The server is waiting for its database: play is paused, nothing is lost…"],
   "table.bank": ["备用时间", "Time bank"],
   "table.sound": ["声音", "Sound"],

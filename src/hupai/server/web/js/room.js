@@ -150,6 +150,7 @@ class TableClient {
       case "welcome": // the table handled our join: it is not waiting for storage now
         this.seat = message.seat;
         this.storageAway = false;
+        this.relayAway = false;
         this.voice.iceServers = message.ice_servers || [];
         this.voice.rejoin();
         break;
@@ -192,6 +193,9 @@ class TableClient {
       case "presence": // who is at the table now: a player gone away (离线) shows at once
         if (!this.update) return;
         this.update = { ...this.update, table: { ...this.update.table, connected: message.connected } };
+        break;
+      case "relay": // this socket's way to the table's server broke: the page reconnects at once
+        this.relayAway = message.state === "away";
         break;
       case "storage": // the table waits for its database; what we send meanwhile is kept in order
         this.storageAway = message.state === "away";

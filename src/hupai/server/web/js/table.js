@@ -169,7 +169,7 @@ export class TableView {
       ${fairBadge(fair)}
       ${wild}${doubled}
       <div class="clock" data-role="clock" aria-live="off"></div>
-      ${client.connected ? "" : `<div class="banner offline">${t("table.reconnecting")}</div>`}
+      ${client.connected ? "" : `<div class="banner offline" data-role="reconnecting">${t(client.relayAway ? "table.relayAway" : "table.reconnecting")}</div>`}
       ${client.connected && client.storageAway ? `<div class="banner offline" data-role="storage-away">${t("table.storageAway")}</div>` : ""}`;
   }
 
