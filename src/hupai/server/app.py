@@ -34,7 +34,7 @@ from hupai.server.guards.bounds import BodyGuard, validation_details
 from hupai.server.guards.edge import RequestGuard, log_config
 from hupai.server.guards.limits import Limits
 from hupai.server.guards.slow_clients import HeadDeadline
-from hupai.server.http import accounts, app_shell, invitations, records, rooms, site, socket
+from hupai.server.http import accounts, app_shell, clubs, invitations, records, rooms, site, socket
 from hupai.server.settings import (
     ALLOWED_HOSTS_ENV,
     DATABASE_ENV,
@@ -60,6 +60,7 @@ ROUTERS = (
     accounts.router,
     rooms.router,
     invitations.router,
+    clubs.router,
     records.router,
     socket.router,
 )
@@ -116,6 +117,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             connect(settings.database_url),
             session_days=settings.session_days,
             waiting_rooms_per_user=settings.waiting_rooms_per_user,
+            clubs_per_owner=settings.clubs_per_owner,
+            members_per_club=settings.members_per_club,
         )
         cluster = None
         if settings.redis_url:

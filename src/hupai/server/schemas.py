@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
@@ -240,3 +241,44 @@ class ScoreIn(Strict):
     pizi: str = Field(default="", max_length=4)
     laid: dict[str, Annotated[str, Field(max_length=40)]] = Field(default_factory=dict, max_length=4)
     lays_before: int = Field(default=0, ge=0, le=8)
+
+
+# --- clubs (亲友圈, issue 49) ---------------------------------------------------------------------
+
+
+class ClubIn(Strict):
+    name: PlayerName = Field(description="the club's name, cleaned as a player's name is")
+
+
+class ClubJoinIn(Strict):
+    invite: str = Field(min_length=1, max_length=64, description="the token of the club's invitation link")
+
+
+class ClubJoiningIn(Strict):
+    open: bool = Field(description="true: a new link (the old one stops working); false: nobody may join")
+
+
+class ClubRoleIn(Strict):
+    role: Literal["admin", "member"]
+
+
+class ClubOwnerIn(Strict):
+    user_id: int = Field(ge=1, description="the member who becomes the owner")
+
+
+class ClubMemberOut(BaseModel):
+    user_id: int
+    name: str
+    avatar: str | None
+    guest: bool
+    role: str  # owner / admin / member
+    joined_at: datetime
+
+
+class ClubOut(BaseModel):
+    number: str  # 圈号: lets nobody in by itself
+    name: str
+    role: str  # the asker's
+    owner_id: int
+    joining_open: bool
+    members: list[ClubMemberOut]

@@ -80,6 +80,11 @@ class Settings:
     rooms_per_address_per_hour: int = 60
     room_lookups_per_address_per_minute: int = 120  # a number that is no room counts five times
     waiting_rooms_per_user: int = 3
+    # Clubs (亲友圈, issue 49): how many one player owns, members in one, and joins tried per
+    # address in an hour (a wrong link counts five times, as a wrong room does).
+    clubs_per_owner: int = 5
+    members_per_club: int = 200
+    club_joins_per_address_per_hour: int = 60
     idle_room_hours: float = 2.0  # a waiting room nobody touched for this long is closed
     stale_guest_days: float = 7.0  # a guest unseen this long, who never played, is deleted
     cleanup_seconds: float = 600.0  # how often the server looks for both
@@ -150,6 +155,9 @@ LIMITS = (
     "rooms_per_address_per_hour",
     "room_lookups_per_address_per_minute",
     "waiting_rooms_per_user",
+    "clubs_per_owner",
+    "members_per_club",
+    "club_joins_per_address_per_hour",
     "idle_room_hours",
     "stale_guest_days",
     "cleanup_seconds",

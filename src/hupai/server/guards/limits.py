@@ -157,6 +157,7 @@ class Limits:
         self.guests_by_address = window("guests", settings.guests_per_address_per_hour, 3600.0)
         self.rooms_by_address = window("rooms", settings.rooms_per_address_per_hour, 3600.0)
         self.lookups_by_address = window("lookups", settings.room_lookups_per_address_per_minute, 60.0)
+        self.club_joins_by_address = window("club-joins", settings.club_joins_per_address_per_hour, 3600.0)
         # Each table connection starts with the whole hand so far: reconnecting in a loop is bounded.
         self.connects_by_user = window("connects", settings.connects_per_minute, 60.0)
         self.sockets: SocketCounts | SharedSocketCounts = (

@@ -70,17 +70,22 @@ def invitation(request: Request, number: str, token: str) -> dict[str, Any]:
 
 
 def invite_link(request: Request, number: str, token: str) -> str:
-    """``{public URL}/#/join/{number}/{token}`` when the server was given its public address, else
-    ``{scheme}://{host}/#/join/{number}/{token}`` for the host the request came to (a host that is
-    not a plain host name or address, or is too long for a small code, is refused)."""
+    """``{link_base}/#/join/{number}/{token}``."""
+    return f"{link_base(request)}/#/join/{number}/{token}"
+
+
+def link_base(request: Request) -> str:
+    """Where an invitation link starts: the server's public address when it was given one, else
+    ``{scheme}://{host}`` for the host the request came to (a host that is not a plain host name or
+    address, or is too long for a small code, is refused)."""
     settings: Settings = request.app.state.settings
     if settings.public_url is not None:
-        return f"{settings.public_url}/#/join/{number}/{token}"
+        return settings.public_url
     host = request.headers.get("host", "")
     scheme = request.url.scheme
     if scheme not in ("http", "https") or len(host) > MAX_INVITE_HOST or not HOST_PATTERN.fullmatch(host):
         raise BadRequest("this address cannot be put in an invitation")
-    return f"{scheme}://{host}/#/join/{number}/{token}"
+    return f"{scheme}://{host}"
 
 
 @functools.lru_cache(maxsize=1024)

@@ -197,3 +197,36 @@ class TableLease(Base):
     owner: Mapped[str] = mapped_column(String(100))
     epoch: Mapped[int]
     expires_at: Mapped[datetime]
+
+
+class Club(Base):
+    """A 亲友圈: a standing group with its owner (圈主), admins and members (issue 49)."""
+
+    __tablename__ = "clubs"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    number: Mapped[str] = mapped_column(String(8), unique=True)  # 圈号: said aloud; lets nobody in
+    name: Mapped[str] = mapped_column(String(32))
+    owner_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    # The invitation link's token (a join needs it); None: the owner closed joining. Never sent to a
+    # member who is not the owner or an admin.
+    invite_token: Mapped[str | None] = mapped_column(String(32))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    closed_at: Mapped[datetime | None]  # a closed club is gone for everyone
+
+    members: Mapped[list[ClubMember]] = relationship(
+        order_by="ClubMember.joined_at", cascade="all, delete-orphan"
+    )
+
+
+class ClubMember(Base):
+    __tablename__ = "club_members"
+
+    club_id: Mapped[int] = mapped_column(ForeignKey("clubs.id", ondelete="CASCADE"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+    role: Mapped[str] = mapped_column(String(8))  # owner / admin / member
+    joined_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    user: Mapped[User] = relationship()

@@ -1,6 +1,6 @@
 """Everything the server keeps, behind one small API (synchronous SQLAlchemy sessions), in parts by
 concern: ``accounts`` (guests, players, sessions), ``rooms`` (before and around a match),
-``invitations`` (who may come in), ``votes``
+``invitations`` (who may come in), ``clubs`` (亲友圈), ``votes``
 (the dissolve vote), ``play`` (a match's moves, contributions and ends), ``records`` (history and
 records read back) and ``upkeep``.
 
@@ -15,6 +15,7 @@ from __future__ import annotations
 from sqlalchemy.orm import Session, sessionmaker
 
 from hupai.server.storage.accounts import Accounts
+from hupai.server.storage.clubs import Clubs
 from hupai.server.storage.fencing import Fence
 from hupai.server.storage.group_commit import MoveWriter
 from hupai.server.storage.invitations import Invitations
@@ -33,6 +34,8 @@ class Store:
         *,
         session_days: int = 30,
         waiting_rooms_per_user: int = 3,
+        clubs_per_owner: int = 5,
+        members_per_club: int = 200,
         fence: tuple[int, Fence] | None = None,
         moves: MoveWriter | None = None,
     ) -> None:
@@ -44,6 +47,7 @@ class Store:
         self.accounts = Accounts(sessions, session_days=session_days)
         self.rooms = Rooms(tx, waiting_rooms_per_user=waiting_rooms_per_user)
         self.invitations = Invitations(tx)
+        self.clubs = Clubs(tx, clubs_per_owner=clubs_per_owner, members_per_club=members_per_club)
         self.play = Play(tx)
         self.records = Records(tx)
         self.upkeep = Upkeep(tx)

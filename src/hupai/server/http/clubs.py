@@ -1,0 +1,109 @@
+"""Clubs (亲友圈, issue 49): opening one, the members' page of it, its invitation link, joining by the
+link, leaving, and the owner's and admins' say over members. What each may do is
+:mod:`hupai.server.storage.clubs`'s; to anyone who is not a member a club does not exist (404)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from starlette.concurrency import run_in_threadpool
+
+from hupai.server.errors import NotFound
+from hupai.server.guards.edge import client_address
+from hupai.server.http.deps import FAILED_LOOKUP_WEIGHT, StoreDep, UserDep, limits_of, settings_of
+from hupai.server.http.invitations import link_base
+from hupai.server.schemas import ClubIn, ClubJoinIn, ClubJoiningIn, ClubOut, ClubOwnerIn, ClubRoleIn
+
+router = APIRouter()
+
+
+@router.post("/api/clubs")
+async def open_club(body: ClubIn, user: UserDep, store: StoreDep) -> ClubOut:
+    """A new club with its opener as owner (registered players only, a few clubs each)."""
+    return await run_in_threadpool(store.clubs.create, user.id, body.name)
+
+
+@router.get("/api/clubs")
+async def my_clubs(user: UserDep, store: StoreDep) -> list[ClubOut]:
+    return await run_in_threadpool(store.clubs.mine, user.id)
+
+
+@router.get("/api/clubs/{number}")
+async def club(number: str, user: UserDep, store: StoreDep) -> ClubOut:
+    """The club and its members, for its members."""
+    return await run_in_threadpool(store.clubs.club, number, user.id)
+
+
+@router.get("/api/clubs/{number}/invite")
+async def club_invite(number: str, request: Request, user: UserDep, store: StoreDep) -> dict[str, Any]:
+    """The club's invitation link (its owner's and admins'); none while joining is closed."""
+    token = await run_in_threadpool(store.clubs.token, number, user.id)
+    return club_invitation(request, number, token)
+
+
+@router.post("/api/clubs/{number}/invite")
+async def club_joining(
+    number: str, body: ClubJoiningIn, request: Request, user: UserDep, store: StoreDep
+) -> dict[str, Any]:
+    """A new link, the old one no longer working (``open``: true), or joining closed (false)."""
+    token = await run_in_threadpool(lambda: store.clubs.set_joining(number, user.id, open_=body.open))
+    return club_invitation(request, number, token)
+
+
+@router.post("/api/clubs/{number}/join")
+async def join_club(
+    number: str, body: ClubJoinIn, request: Request, user: UserDep, store: StoreDep
+) -> ClubOut:
+    """Join by the invitation link's token. Joins are counted per address, a wrong number or link
+    five times: numbers and tokens cannot be tried at any speed (429 beyond)."""
+    limits, settings = limits_of(request), settings_of(request)
+    address = client_address(request.scope, settings)
+    await limits.club_joins_by_address.check(
+        address, "too many club joins from your address; try again later"
+    )
+    try:
+        return await run_in_threadpool(store.clubs.join, number, user.id, body.invite)
+    except NotFound:
+        for _ in range(FAILED_LOOKUP_WEIGHT - 1):
+            await limits.club_joins_by_address.record(address)
+        raise
+
+
+@router.post("/api/clubs/{number}/leave")
+async def leave_club(number: str, user: UserDep, store: StoreDep) -> dict[str, bool]:
+    await run_in_threadpool(store.clubs.leave, number, user.id)
+    return {"left": True}
+
+
+@router.post("/api/clubs/{number}/members/{member_id}/remove")
+async def remove_member(number: str, member_id: int, user: UserDep, store: StoreDep) -> ClubOut:
+    """Take a member out (the owner: anyone; an admin: members); refused to them at once."""
+    return await run_in_threadpool(store.clubs.remove, number, user.id, member_id)
+
+
+@router.post("/api/clubs/{number}/members/{member_id}/role")
+async def member_role(
+    number: str, member_id: int, body: ClubRoleIn, user: UserDep, store: StoreDep
+) -> ClubOut:
+    """Make a member an admin, or an admin a member (the owner's)."""
+    return await run_in_threadpool(store.clubs.set_role, number, user.id, member_id, body.role)
+
+
+@router.post("/api/clubs/{number}/owner")
+async def hand_over(number: str, body: ClubOwnerIn, user: UserDep, store: StoreDep) -> ClubOut:
+    """Hand the club over to another (registered) member; the owner stays on as an admin."""
+    return await run_in_threadpool(store.clubs.hand_over, number, user.id, body.user_id)
+
+
+@router.post("/api/clubs/{number}/close")
+async def close_club(number: str, user: UserDep, store: StoreDep) -> dict[str, bool]:
+    """Close the club (the owner's): gone for every member."""
+    await run_in_threadpool(store.clubs.close, number, user.id)
+    return {"closed": True}
+
+
+def club_invitation(request: Request, number: str, token: str | None) -> dict[str, Any]:
+    """``{"link": …/#/club/{number}/{token}}`` (None while joining is closed), as a room's link is built."""
+    link = None if token is None else f"{link_base(request)}/#/club/{number}/{token}"
+    return {"link": link, "open": token is not None}

@@ -1,0 +1,221 @@
+"""Clubs (亲友圈, issue 49): a standing group of players with its owner (圈主), admins and members.
+
+Who may do what: anyone registered opens a club (at most ``clubs_per_owner``); the invitation link's
+token lets a player join (the club's number alone lets nobody in, as with rooms); the owner and the
+admins see the link, make a new one (the old one stops working) or close joining; the owner names
+admins and hands the club over; an admin removes members, the owner anyone but themself; a member
+leaves (the owner hands the club over first, or closes it). To anyone who is not a member a club
+does not exist: every answer is the same 404, whether there is no such club or it is not theirs.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session, selectinload
+
+from hupai.server.errors import BadRequest, Conflict, Forbidden, NotFound
+from hupai.server.schemas import ClubMemberOut, ClubOut
+from hupai.server.storage.admission import new_invite_token
+from hupai.server.storage.models import Club, ClubMember, User, utcnow
+from hupai.server.storage.transactions import Transactions
+
+OWNER, ADMIN, MEMBER = "owner", "admin", "member"
+LEADERS = (OWNER, ADMIN)
+
+
+class Clubs:
+    def __init__(self, tx: Transactions, *, clubs_per_owner: int = 5, members_per_club: int = 200) -> None:
+        self.tx = tx
+        self.clubs_per_owner = clubs_per_owner
+        self.members_per_club = members_per_club
+
+    def create(self, user_id: int, name: str) -> ClubOut:
+        with self.tx.writing() as db:
+            user = db.get(User, user_id, with_for_update=True)  # one club at a time per owner
+            if user is None or user.is_guest:
+                raise Forbidden("register a name first: a club needs an owner who can log in again")
+            owned = db.scalar(
+                select(func.count())
+                .select_from(Club)
+                .where(Club.owner_id == user_id, Club.closed_at.is_(None))
+            )
+            if owned is not None and owned >= self.clubs_per_owner:
+                raise Conflict(
+                    f"you own {owned} clubs, the most one player may own",
+                    code="too_many_clubs",
+                    params={"n": self.clubs_per_owner},
+                )
+            club = Club(number=_free_number(db), name=name, owner_id=user_id, invite_token=new_invite_token())
+            club.members.append(ClubMember(user_id=user_id, role=OWNER))
+            db.add(club)
+            db.flush()
+            return club_out(club, user_id)
+
+    def mine(self, user_id: int) -> list[ClubOut]:
+        """The clubs the player belongs to, the newest first."""
+        with self.tx.reading() as db:
+            clubs = db.scalars(
+                select(Club)
+                .join(ClubMember, ClubMember.club_id == Club.id)
+                .where(ClubMember.user_id == user_id, Club.closed_at.is_(None))
+                .options(selectinload(Club.members).selectinload(ClubMember.user))
+                .order_by(Club.id.desc())
+            ).all()
+            return [club_out(club, user_id) for club in clubs]
+
+    def club(self, number: str, user_id: int) -> ClubOut:
+        with self.tx.reading() as db:
+            club, _member = _membership(db, number, user_id)
+            return club_out(club, user_id)
+
+    def token(self, number: str, user_id: int) -> str | None:
+        """The invitation token (the owner's and admins'); None while joining is closed."""
+        with self.tx.reading() as db:
+            club, member = _membership(db, number, user_id)
+            _require(member, LEADERS, "only the club's owner and admins hand out its link")
+            return club.invite_token
+
+    def set_joining(self, number: str, user_id: int, *, open_: bool) -> str | None:
+        """A new link (the old one stops working), or joining closed (no link works)."""
+        with self.tx.writing() as db:
+            club, member = _membership(db, number, user_id, lock=True)
+            _require(member, LEADERS, "only the club's owner and admins change its link")
+            club.invite_token = new_invite_token() if open_ else None
+            return club.invite_token
+
+    def join(self, number: str, user_id: int, invite: str) -> ClubOut:
+        with self.tx.writing() as db:
+            club = _club(db, number, lock=True)
+            if any(member.user_id == user_id for member in club.members):
+                return club_out(club, user_id)  # joined already: the link opened twice
+            if club.invite_token is None or not secrets.compare_digest(club.invite_token, invite):
+                raise NotFound(f"no club {number} with this link", code="club_link")
+            if len(club.members) >= self.members_per_club:
+                raise Conflict(
+                    "the club is full",
+                    code="club_full",
+                    params={"n": self.members_per_club},
+                )
+            club.members.append(ClubMember(user_id=user_id, role=MEMBER))
+            db.flush()
+            return club_out(club, user_id)
+
+    def leave(self, number: str, user_id: int) -> None:
+        with self.tx.writing() as db:
+            _club_row, member = _membership(db, number, user_id, lock=True)
+            if member.role == OWNER:
+                raise BadRequest(
+                    "hand the club over to another member first, or close it", code="owner_leaves"
+                )
+            db.delete(member)
+
+    def remove(self, number: str, user_id: int, member_id: int) -> ClubOut:
+        """Take a member out of the club (at once: the next thing they ask is refused)."""
+        with self.tx.writing() as db:
+            club, actor = _membership(db, number, user_id, lock=True)
+            target = _member(club, member_id)
+            if target.role == OWNER or target.user_id == user_id:
+                raise BadRequest("the owner cannot be removed, and nobody removes themself (leave instead)")
+            if not (actor.role == OWNER or (actor.role == ADMIN and target.role == MEMBER)):
+                raise Forbidden("only the owner removes admins; admins remove members")
+            club.members.remove(target)
+            db.flush()
+            return club_out(club, user_id)
+
+    def set_role(self, number: str, user_id: int, member_id: int, role: str) -> ClubOut:
+        """Make a member an admin, or an admin a member again (the owner's)."""
+        with self.tx.writing() as db:
+            club, actor = _membership(db, number, user_id, lock=True)
+            _require(actor, (OWNER,), "only the owner names admins")
+            target = _member(club, member_id)
+            if target.role == OWNER:
+                raise BadRequest("the owner stays the owner (hand the club over instead)")
+            target.role = role
+            db.flush()
+            return club_out(club, user_id)
+
+    def hand_over(self, number: str, user_id: int, member_id: int) -> ClubOut:
+        """Make another member the owner; the owner becomes an admin."""
+        with self.tx.writing() as db:
+            club, actor = _membership(db, number, user_id, lock=True)
+            _require(actor, (OWNER,), "only the owner hands the club over")
+            target = _member(club, member_id)
+            if target.user_id == user_id:
+                raise BadRequest("you own the club already")
+            if target.user.is_guest:
+                raise BadRequest("a guest cannot own a club: they register a name first")
+            actor.role, target.role, club.owner_id = ADMIN, OWNER, target.user_id
+            db.flush()
+            return club_out(club, user_id)
+
+    def close(self, number: str, user_id: int) -> None:
+        """Close the club (the owner's): it is gone for every member."""
+        with self.tx.writing() as db:
+            club, actor = _membership(db, number, user_id, lock=True)
+            _require(actor, (OWNER,), "only the owner closes the club")
+            club.closed_at = utcnow()
+            club.invite_token = None
+
+
+def _club(db: Session, number: str, *, lock: bool = False) -> Club:
+    query = select(Club).where(Club.number == number, Club.closed_at.is_(None))
+    if lock:
+        query = query.with_for_update()
+    club = db.scalar(query.options(selectinload(Club.members).selectinload(ClubMember.user)))
+    if club is None:
+        raise NotFound(f"no club {number}", code="no_club")
+    return club
+
+
+def _membership(db: Session, number: str, user_id: int, *, lock: bool = False) -> tuple[Club, ClubMember]:
+    """The club and the asker's membership; to anyone else, no such club (404)."""
+    club = _club(db, number, lock=lock)
+    for member in club.members:
+        if member.user_id == user_id:
+            return club, member
+    raise NotFound(f"no club {number}", code="no_club")
+
+
+def _member(club: Club, user_id: int) -> ClubMember:
+    for member in club.members:
+        if member.user_id == user_id:
+            return member
+    raise NotFound("no such member in this club", code="no_member")
+
+
+def _require(member: ClubMember, roles: tuple[str, ...], why: str) -> None:
+    if member.role not in roles:
+        raise Forbidden(why, code="club_role")
+
+
+def _free_number(db: Session) -> str:
+    for _ in range(100):
+        number = f"{10000000 + secrets.randbelow(90000000)}"
+        if db.scalar(select(Club.id).where(Club.number == number)) is None:
+            return number
+    raise Conflict("no free club number; try again")  # pragma: no cover - 90 million numbers
+
+
+def club_out(club: Club, user_id: int) -> ClubOut:
+    """The club as ``user_id`` (a member) sees it: the link only for its owner and admins."""
+    role = next(member.role for member in club.members if member.user_id == user_id)
+    return ClubOut(
+        number=club.number,
+        name=club.name,
+        role=role,
+        owner_id=club.owner_id,
+        joining_open=club.invite_token is not None,
+        members=[
+            ClubMemberOut(
+                user_id=member.user_id,
+                name=member.user.name,
+                avatar=member.user.avatar,
+                guest=member.user.is_guest,
+                role=member.role,
+                joined_at=member.joined_at,
+            )
+            for member in club.members
+        ],
+    )

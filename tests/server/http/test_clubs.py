@@ -1,0 +1,181 @@
+"""Clubs (亲友圈, issue 49), through the API on SQLite and on PostgreSQL: a registered player opens one;
+its link lets a friend join, the number alone nobody; to a stranger, a removed member or after the
+club closed it does not exist (404); a new link ends the old one, closed joining lets nobody in;
+the owner names admins, admins remove members, the owner hands the club over; and the bounds hold:
+clubs per owner, members per club, joins tried per address."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from hupai.server.http.deps import FAILED_LOOKUP_WEIGHT
+
+from ...server_support import guest, server
+
+
+@pytest.fixture
+def client(url: str) -> Iterator[TestClient]:
+    with server(
+        url, clubs_per_owner=2, members_per_club=4, club_joins_per_address_per_hour=40
+    ) as test_client:
+        yield test_client
+
+
+def registered(client: TestClient, name: str) -> dict[str, str]:
+    answer = client.post("/api/register", json={"name": name, "password": "club password"})
+    assert answer.status_code == 200, answer.text
+    client.cookies.clear()  # each person acts by their own header
+    return {"Authorization": f"Bearer {answer.json()['token']}"}
+
+
+def code(answer: object) -> str:
+    return str(answer.json()["error"]["code"])  # type: ignore[attr-defined]
+
+
+def token_in(link: str) -> str:
+    return link.rsplit("/", 1)[1]
+
+
+def opened(client: TestClient, owner: dict[str, str], name: str = "周五麻将") -> tuple[str, str]:
+    """A new club's number and its link's token."""
+    answer = client.post("/api/clubs", json={"name": name}, headers=owner)
+    assert answer.status_code == 200, answer.text
+    number = answer.json()["number"]
+    link = client.get(f"/api/clubs/{number}/invite", headers=owner).json()["link"]
+    assert f"/#/club/{number}/" in link
+    return number, token_in(link)
+
+
+def members(client: TestClient, number: str, asker: dict[str, str]) -> dict[str, str]:
+    return {
+        member["name"]: member["role"]
+        for member in client.get(f"/api/clubs/{number}", headers=asker).json()["members"]
+    }
+
+
+def test_a_friend_joins_by_the_link_and_a_stranger_finds_nothing(client: TestClient) -> None:
+    owner = registered(client, "圈主")
+    number, token = opened(client, owner)
+    friend, stranger = guest(client, "牌友"), guest(client, "路人")
+    for asked in (
+        client.get(f"/api/clubs/{number}", headers=stranger),
+        client.get("/api/clubs/99999999", headers=stranger),
+    ):
+        assert asked.status_code == 404 and code(asked) == "no_club"  # none, or not theirs: the same
+    assert (
+        code(client.post(f"/api/clubs/{number}/join", json={"invite": "wrong"}, headers=stranger))
+        == "club_link"
+    )
+    joined = client.post(f"/api/clubs/{number}/join", json={"invite": token}, headers=friend)
+    assert joined.status_code == 200 and joined.json()["role"] == "member"
+    again = client.post(f"/api/clubs/{number}/join", json={"invite": token}, headers=friend)  # the link twice
+    assert again.status_code == 200
+    assert members(client, number, friend) == {"圈主": "owner", "牌友": "member"}
+    assert [club["number"] for club in client.get("/api/clubs", headers=friend).json()] == [number]
+    assert client.get(f"/api/clubs/{number}/invite", headers=friend).status_code == 403  # members: no link
+    assert client.get("/api/clubs", headers=stranger).json() == []
+
+
+def test_a_new_link_ends_the_old_one_and_closed_joining_lets_nobody_in(client: TestClient) -> None:
+    owner = registered(client, "圈主")
+    number, old = opened(client, owner)
+    new = token_in(
+        client.post(f"/api/clubs/{number}/invite", json={"open": True}, headers=owner).json()["link"]
+    )
+    assert new != old
+    late = guest(client, "迟到")
+    assert code(client.post(f"/api/clubs/{number}/join", json={"invite": old}, headers=late)) == "club_link"
+    closed = client.post(f"/api/clubs/{number}/invite", json={"open": False}, headers=owner).json()
+    assert closed == {"link": None, "open": False}
+    assert code(client.post(f"/api/clubs/{number}/join", json={"invite": new}, headers=late)) == "club_link"
+    assert client.get(f"/api/clubs/{number}", headers=owner).json()["joining_open"] is False
+
+
+def test_roles_removal_hand_over_and_close(client: TestClient) -> None:
+    owner = registered(client, "圈主")
+    number, token = opened(client, owner)
+    admin, member, other = registered(client, "管理"), guest(client, "成员"), guest(client, "另一个")
+    ids = {}
+    for person in (admin, member, other):
+        ids[id(person)] = client.post(
+            f"/api/clubs/{number}/join", json={"invite": token}, headers=person
+        ).json()
+    by_name = {
+        m["name"]: m["user_id"] for m in client.get(f"/api/clubs/{number}", headers=owner).json()["members"]
+    }
+    # only the owner names admins; an admin removes members, not the owner or other admins
+    refused = client.post(
+        f"/api/clubs/{number}/members/{by_name['成员']}/role", json={"role": "admin"}, headers=admin
+    )
+    assert refused.status_code == 403 and code(refused) == "club_role"
+    named = client.post(
+        f"/api/clubs/{number}/members/{by_name['管理']}/role", json={"role": "admin"}, headers=owner
+    )
+    assert named.status_code == 200
+    assert (
+        client.get(f"/api/clubs/{number}/invite", headers=admin).status_code == 200
+    )  # admins hand out the link
+    assert (
+        client.post(
+            f"/api/clubs/{number}/members/{by_name['圈主']}/remove", json={}, headers=admin
+        ).status_code
+        == 400
+    )
+    removed = client.post(f"/api/clubs/{number}/members/{by_name['成员']}/remove", json={}, headers=admin)
+    assert removed.status_code == 200
+    # removed: at once, the club is gone for them, and it is not in their list
+    assert client.get(f"/api/clubs/{number}", headers=member).status_code == 404
+    assert client.get("/api/clubs", headers=member).json() == []
+    # a member leaves; the owner cannot, but hands the club over (not to a guest) and stays an admin
+    assert client.post(f"/api/clubs/{number}/leave", json={}, headers=other).status_code == 200
+    assert code(client.post(f"/api/clubs/{number}/leave", json={}, headers=owner)) == "owner_leaves"
+    assert (
+        client.post(
+            f"/api/clubs/{number}/owner", json={"user_id": by_name["管理"]}, headers=owner
+        ).status_code
+        == 200
+    )
+    assert members(client, number, owner) == {"圈主": "admin", "管理": "owner"}
+    assert (
+        client.post(f"/api/clubs/{number}/close", json={}, headers=owner).status_code == 403
+    )  # not the owner now
+    assert client.post(f"/api/clubs/{number}/close", json={}, headers=admin).status_code == 200
+    assert client.get(f"/api/clubs/{number}", headers=admin).status_code == 404  # closed: gone for all
+
+
+def test_the_bounds_hold(client: TestClient) -> None:
+    owner = registered(client, "圈主")
+    opened(client, owner, "一")
+    number, token = opened(client, owner, "二")
+    third = client.post("/api/clubs", json={"name": "三"}, headers=owner)
+    assert third.status_code == 409 and third.json()["error"]["params"] == {"n": 2}  # clubs per owner
+    assert client.post("/api/clubs", json={"name": "客"}, headers=guest(client, "游客")).status_code == 403
+    for index in range(3):  # four members at most, the owner one of them
+        joined = client.post(
+            f"/api/clubs/{number}/join", json={"invite": token}, headers=guest(client, f"友{index}")
+        )
+        assert joined.status_code == 200
+    full = client.post(f"/api/clubs/{number}/join", json={"invite": token}, headers=guest(client, "满"))
+    assert full.status_code == 409 and code(full) == "club_full"
+    # joins tried per address: a wrong link counts five times; then even the right one waits (429)
+    trier = guest(client, "试号")
+    tries = 0
+    while (
+        answer := client.post(f"/api/clubs/{number}/join", json={"invite": "guess"}, headers=trier)
+    ).status_code == 404:
+        tries += 1
+        assert tries <= 40
+    assert answer.status_code == 429
+    assert tries <= 40 // FAILED_LOOKUP_WEIGHT + 1
+
+
+def test_a_club_name_is_cleaned_and_bounded(tmp_path: Path) -> None:
+    with server(f"sqlite:///{tmp_path / 'clubs.sqlite3'}") as client:
+        owner = registered(client, "圈主")
+        assert client.post("/api/clubs", json={"name": "x" * 65}, headers=owner).status_code == 422
+        assert client.post("/api/clubs", json={"name": "   "}, headers=owner).status_code == 422
+        assert client.post("/api/clubs", json={"name": "ok", "owner_id": 1}, headers=owner).status_code == 422
