@@ -46,6 +46,7 @@ from hupai.server.settings import (
     default_allowed_hosts,
 )
 from hupai.server.storage.accounts import verify_password
+from hupai.server.storage.clubs import ClubBounds
 from hupai.server.storage.database import connect, migrate, outage, release
 from hupai.server.storage.store import Store
 from hupai.server.storage.upkeep import Cleanup
@@ -117,8 +118,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             connect(settings.database_url),
             session_days=settings.session_days,
             waiting_rooms_per_user=settings.waiting_rooms_per_user,
-            clubs_per_owner=settings.clubs_per_owner,
-            members_per_club=settings.members_per_club,
+            club_bounds=ClubBounds(
+                clubs_per_owner=settings.clubs_per_owner,
+                members_per_club=settings.members_per_club,
+                rules_per_club=settings.rules_per_club,
+                waiting_tables_per_club=settings.waiting_tables_per_club,
+            ),
         )
         cluster = None
         if settings.redis_url:

@@ -275,6 +275,22 @@ class ClubMemberOut(BaseModel):
     joined_at: datetime
 
 
+class ClubRulesIn(Strict):
+    name: PlayerName = Field(description="the 玩法's name, e.g. 南京敞开花 16局")
+    card: RoomIn
+
+
+class ClubTableIn(Strict):
+    rules_id: int = Field(ge=1, description="the 玩法 to open a table from")
+
+
+class ClubRulesOut(BaseModel):
+    id: int
+    name: str
+    card: dict[str, Any]  # the RoomIn a table is opened with
+    rules: RuleCardOut  # the rule card, as a room's shows it
+
+
 class ClubOut(BaseModel):
     number: str  # 圈号: lets nobody in by itself
     name: str
@@ -282,3 +298,4 @@ class ClubOut(BaseModel):
     owner_id: int
     joining_open: bool
     members: list[ClubMemberOut]
+    rules: list[ClubRulesOut] = []

@@ -84,6 +84,8 @@ class Settings:
     # address in an hour (a wrong link counts five times, as a wrong room does).
     clubs_per_owner: int = 5
     members_per_club: int = 200
+    rules_per_club: int = 20  # 玩法 saved in one club
+    waiting_tables_per_club: int = 10  # a club's tables waiting for players at once
     club_joins_per_address_per_hour: int = 60
     idle_room_hours: float = 2.0  # a waiting room nobody touched for this long is closed
     stale_guest_days: float = 7.0  # a guest unseen this long, who never played, is deleted
@@ -157,6 +159,8 @@ LIMITS = (
     "waiting_rooms_per_user",
     "clubs_per_owner",
     "members_per_club",
+    "rules_per_club",
+    "waiting_tables_per_club",
     "club_joins_per_address_per_hour",
     "idle_room_hours",
     "stale_guest_days",

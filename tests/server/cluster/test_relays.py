@@ -9,8 +9,9 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hupai.server.cluster.relay import Cluster, coalesced, socket_messages
+from hupai.server.cluster.relay import Cluster
 from hupai.server.cluster.remote import RemoteRoom, node_channel
+from hupai.server.cluster.wire import coalesced, socket_messages
 from hupai.server.table.messages import Connection, FromClient, Join
 
 ACT = {"type": "act", "seq": 5, "action": {"act": "pass"}}

@@ -16,12 +16,19 @@ from hupai.server.http.deps import FAILED_LOOKUP_WEIGHT
 
 from ...server_support import guest, server
 
+BOUNDS = {
+    "clubs_per_owner": 2,
+    "members_per_club": 4,
+    "club_joins_per_address_per_hour": 40,
+    "rules_per_club": 2,
+    "waiting_tables_per_club": 2,
+}
+CARD = {"preset": "nanjing", "options": {}, "hands": 4, "decision_seconds": 20}
+
 
 @pytest.fixture
 def client(url: str) -> Iterator[TestClient]:
-    with server(
-        url, clubs_per_owner=2, members_per_club=4, club_joins_per_address_per_hour=40
-    ) as test_client:
+    with server(url, **BOUNDS) as test_client:
         yield test_client
 
 
@@ -179,3 +186,84 @@ def test_a_club_name_is_cleaned_and_bounded(tmp_path: Path) -> None:
         assert client.post("/api/clubs", json={"name": "x" * 65}, headers=owner).status_code == 422
         assert client.post("/api/clubs", json={"name": "   "}, headers=owner).status_code == 422
         assert client.post("/api/clubs", json={"name": "ok", "owner_id": 1}, headers=owner).status_code == 422
+
+
+def test_a_members_table_from_a_saved_rule_card(client: TestClient) -> None:
+    """玩法: the owner and admins save rule cards; any member opens a table from one; the club's
+    members sit without a link, anyone else not even with the room's own link; a removed member at
+    once no more."""
+    owner = registered(client, "圈主")
+    number, token = opened(client, owner)
+    first, second, leaving = guest(client, "甲"), guest(client, "乙"), guest(client, "丙")
+    for person in (first, second, leaving):
+        client.post(f"/api/clubs/{number}/join", json={"invite": token}, headers=person)
+    refused = client.post(f"/api/clubs/{number}/rules", json={"name": "南京", "card": CARD}, headers=first)
+    assert refused.status_code == 403  # members do not save 玩法
+    bad = client.post(
+        f"/api/clubs/{number}/rules",
+        json={"name": "乱", "card": {**CARD, "preset": "nowhere"}},
+        headers=owner,
+    )
+    assert bad.status_code == 400  # a card that would open no table is refused when saved
+    saved = client.post(
+        f"/api/clubs/{number}/rules", json={"name": "南京", "card": CARD}, headers=owner
+    ).json()
+    (rules,) = saved["rules"]
+    assert rules["name"] == "南京" and rules["rules"]["preset"] == "nanjing" and rules["card"]["hands"] == 4
+    table = client.post(f"/api/clubs/{number}/tables", json={"rules_id": rules["id"]}, headers=first)
+    assert table.status_code == 200, table.text
+    room = table.json()
+    assert room["hands"] == 4 and room["decision_seconds"] == 20
+    sat = client.post(f"/api/rooms/{room['number']}/sit", json={}, headers=second)  # no link: a member
+    assert sat.status_code == 200, sat.text
+    listed = client.get(f"/api/clubs/{number}/tables", headers=second).json()
+    assert [(t["number"], [s["name"] for s in t["seats"] if s["user_id"]]) for t in listed] == [
+        (room["number"], ["甲", "乙"])
+    ]
+    stranger = guest(client, "路人")
+    with_link = client.post(
+        f"/api/rooms/{room['number']}/sit", json={"invite": room["invite"]}, headers=stranger
+    )
+    assert with_link.status_code == 403 and code(with_link) == "club_members_only"
+    assert client.get(f"/api/rooms/{room['number']}", headers=stranger).status_code == 403  # nor watch
+    assert client.get(f"/api/clubs/{number}/tables", headers=stranger).status_code == 404
+    by_name = {
+        m["name"]: m["user_id"] for m in client.get(f"/api/clubs/{number}", headers=owner).json()["members"]
+    }
+    client.post(f"/api/clubs/{number}/members/{by_name['丙']}/remove", json={}, headers=owner)
+    gone = client.post(f"/api/rooms/{room['number']}/sit", json={}, headers=leaving)
+    assert gone.status_code == 403 and code(gone) == "club_members_only"
+
+
+def test_the_club_bounds_on_rule_cards_and_waiting_tables(client: TestClient) -> None:
+    owner = registered(client, "圈主")
+    number, _token = opened(client, owner)
+    ids = []
+    for name in ("一", "二"):
+        ids.append(
+            client.post(f"/api/clubs/{number}/rules", json={"name": name, "card": CARD}, headers=owner).json()
+        )
+    replaced = client.post(
+        f"/api/clubs/{number}/rules", json={"name": "二", "card": {**CARD, "hands": 8}}, headers=owner
+    )
+    assert [r["card"]["hands"] for r in replaced.json()["rules"]] == [4, 8]  # the same name: replaced
+    third = client.post(f"/api/clubs/{number}/rules", json={"name": "三", "card": CARD}, headers=owner)
+    assert third.status_code == 409 and code(third) == "too_many_rules"
+    rules_id = replaced.json()["rules"][0]["id"]
+    hosts = [owner, registered(client, "副")]
+    for host in hosts:  # each host opens one (a host has a few rooms waiting; the club, two)
+        if host is not owner:
+            token = client.get(f"/api/clubs/{number}/invite", headers=owner).json()["link"].rsplit("/", 1)[1]
+            client.post(f"/api/clubs/{number}/join", json={"invite": token}, headers=host)
+        assert (
+            client.post(f"/api/clubs/{number}/tables", json={"rules_id": rules_id}, headers=host).status_code
+            == 200
+        )
+    full = client.post(f"/api/clubs/{number}/tables", json={"rules_id": rules_id}, headers=owner)
+    assert full.status_code == 409 and code(full) == "club_tables_waiting"
+    dropped = client.post(f"/api/clubs/{number}/rules/{rules_id}/delete", json={}, headers=owner)
+    assert [r["name"] for r in dropped.json()["rules"]] == ["二"]
+    assert (
+        client.post(f"/api/clubs/{number}/tables", json={"rules_id": rules_id}, headers=owner).status_code
+        == 404
+    )

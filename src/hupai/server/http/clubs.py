@@ -13,7 +13,17 @@ from hupai.server.errors import NotFound
 from hupai.server.guards.edge import client_address
 from hupai.server.http.deps import FAILED_LOOKUP_WEIGHT, StoreDep, UserDep, limits_of, settings_of
 from hupai.server.http.invitations import link_base
-from hupai.server.schemas import ClubIn, ClubJoinIn, ClubJoiningIn, ClubOut, ClubOwnerIn, ClubRoleIn
+from hupai.server.schemas import (
+    ClubIn,
+    ClubJoinIn,
+    ClubJoiningIn,
+    ClubOut,
+    ClubOwnerIn,
+    ClubRoleIn,
+    ClubRulesIn,
+    ClubTableIn,
+    RoomOut,
+)
 
 router = APIRouter()
 
@@ -101,6 +111,36 @@ async def close_club(number: str, user: UserDep, store: StoreDep) -> dict[str, b
     """Close the club (the owner's): gone for every member."""
     await run_in_threadpool(store.clubs.close, number, user.id)
     return {"closed": True}
+
+
+@router.post("/api/clubs/{number}/rules")
+async def save_rules(number: str, body: ClubRulesIn, user: UserDep, store: StoreDep) -> ClubOut:
+    """Save a 玩法 (the owner's and admins'): a named rule card; the same name replaces it."""
+    return await run_in_threadpool(store.clubs.save_rules, number, user.id, body.name, body.card)
+
+
+@router.post("/api/clubs/{number}/rules/{rules_id}/delete")
+async def drop_rules(number: str, rules_id: int, user: UserDep, store: StoreDep) -> ClubOut:
+    return await run_in_threadpool(store.clubs.drop_rules, number, user.id, rules_id)
+
+
+@router.get("/api/clubs/{number}/tables")
+async def club_tables(number: str, user: UserDep, store: StoreDep) -> list[RoomOut]:
+    """The club's tables waiting and in play, with who sits where (its members')."""
+    return await run_in_threadpool(store.clubs.tables, number, user.id)
+
+
+@router.post("/api/clubs/{number}/tables")
+async def open_table(
+    number: str, body: ClubTableIn, request: Request, user: UserDep, store: StoreDep
+) -> RoomOut:
+    """A member opens a table from a 玩法: a room of the club, which its members enter without a
+    link and nobody else enters at all. Counted as any room opened from the asker's address."""
+    limits, settings = limits_of(request), settings_of(request)
+    address = client_address(request.scope, settings)
+    await limits.rooms_by_address.check(address, "too many rooms opened from your address; try again later")
+    club_id, card = await run_in_threadpool(store.clubs.table_card, number, user.id, body.rules_id)
+    return await run_in_threadpool(lambda: store.rooms.create_room(user.id, card, club_id=club_id))
 
 
 def club_invitation(request: Request, number: str, token: str | None) -> dict[str, Any]:

@@ -11,25 +11,43 @@ does not exist: every answer is the same 404, whether there is no such club or i
 from __future__ import annotations
 
 import secrets
+from dataclasses import dataclass
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, selectinload
 
 from hupai.server.errors import BadRequest, Conflict, Forbidden, NotFound
-from hupai.server.schemas import ClubMemberOut, ClubOut
+from hupai.server.schemas import ClubMemberOut, ClubOut, ClubRulesOut, RoomIn, RoomOut
 from hupai.server.storage.admission import new_invite_token
-from hupai.server.storage.models import Club, ClubMember, User, utcnow
+from hupai.server.storage.models import Club, ClubMember, ClubRules, Room, User, utcnow
+from hupai.server.storage.outputs import room_out, rule_card
+from hupai.server.storage.rooms import checked_rules
 from hupai.server.storage.transactions import Transactions
 
 OWNER, ADMIN, MEMBER = "owner", "admin", "member"
 LEADERS = (OWNER, ADMIN)
+OPEN_TABLES = ("waiting", "playing")  # a club's tables its lobby shows
+
+
+@dataclass(frozen=True)
+class ClubBounds:
+    """What one player or one club may have (settings ``clubs_per_owner`` and the rest)."""
+
+    clubs_per_owner: int = 5
+    members_per_club: int = 200
+    rules_per_club: int = 20
+    waiting_tables_per_club: int = 10
+
+
+DEFAULT_CLUB_BOUNDS = ClubBounds()
 
 
 class Clubs:
-    def __init__(self, tx: Transactions, *, clubs_per_owner: int = 5, members_per_club: int = 200) -> None:
+    def __init__(self, tx: Transactions, bounds: ClubBounds = DEFAULT_CLUB_BOUNDS) -> None:
         self.tx = tx
-        self.clubs_per_owner = clubs_per_owner
-        self.members_per_club = members_per_club
+        self.bounds = bounds
+        self.clubs_per_owner = bounds.clubs_per_owner
+        self.members_per_club = bounds.members_per_club
 
     def create(self, user_id: int, name: str) -> ClubOut:
         with self.tx.writing() as db:
@@ -66,9 +84,10 @@ class Clubs:
             return [club_out(club, user_id) for club in clubs]
 
     def club(self, number: str, user_id: int) -> ClubOut:
+        """The club as a member sees it: its members and its 玩法."""
         with self.tx.reading() as db:
             club, _member = _membership(db, number, user_id)
-            return club_out(club, user_id)
+            return club_out(club, user_id, _rules(db, club.id))
 
     def token(self, number: str, user_id: int) -> str | None:
         """The invitation token (the owner's and admins'); None while joining is closed."""
@@ -150,6 +169,58 @@ class Clubs:
             db.flush()
             return club_out(club, user_id)
 
+    # --- 玩法: saved rule cards, and the tables opened from them -----------------------------------
+
+    def save_rules(self, number: str, user_id: int, name: str, card: RoomIn) -> ClubOut:
+        """Save a 玩法 (the owner's and admins'); a name already saved is replaced."""
+        with self.tx.writing() as db:
+            club, member = _membership(db, number, user_id, lock=True)
+            _require(member, LEADERS, "only the club's owner and admins save its 玩法")
+            saved = db.scalar(select(ClubRules).where(ClubRules.club_id == club.id, ClubRules.name == name))
+            if saved is None:
+                count = db.scalar(
+                    select(func.count()).select_from(ClubRules).where(ClubRules.club_id == club.id)
+                )
+                if (count or 0) >= self.bounds.rules_per_club:
+                    raise Conflict(
+                        "the club has as many 玩法 as it may keep; delete one first",
+                        code="too_many_rules",
+                        params={"n": self.bounds.rules_per_club},
+                    )
+                saved = ClubRules(club_id=club.id, name=name, created_by=user_id)
+                db.add(saved)
+            preset, options = checked_rules(card)  # a 玩法 that would open no table is refused now
+            saved.card = card.model_copy(update={"preset": preset, "options": options}).model_dump(
+                mode="json"
+            )
+            db.flush()
+            return club_out(club, user_id, _rules(db, club.id))
+
+    def drop_rules(self, number: str, user_id: int, rules_id: int) -> ClubOut:
+        with self.tx.writing() as db:
+            club, member = _membership(db, number, user_id, lock=True)
+            _require(member, LEADERS, "only the club's owner and admins delete its 玩法")
+            db.delete(_one_rules(db, club, rules_id))
+            db.flush()
+            return club_out(club, user_id, _rules(db, club.id))
+
+    def table_card(self, number: str, user_id: int, rules_id: int) -> tuple[int, RoomIn]:
+        """For a member opening a table from a 玩法: the club's id and the room's settings."""
+        with self.tx.reading() as db:
+            club, _member = _membership(db, number, user_id)
+            return club.id, RoomIn.model_validate(_one_rules(db, club, rules_id).card)
+
+    def tables(self, number: str, user_id: int) -> list[RoomOut]:
+        """The club's tables waiting and in play, the newest first (its members')."""
+        with self.tx.reading() as db:
+            club, _member = _membership(db, number, user_id)
+            rooms = db.scalars(
+                select(Room)
+                .where(Room.club_id == club.id, Room.status.in_(OPEN_TABLES))
+                .order_by(Room.id.desc())
+            ).all()
+            return [room_out(room) for room in rooms]
+
     def close(self, number: str, user_id: int) -> None:
         """Close the club (the owner's): it is gone for every member."""
         with self.tx.writing() as db:
@@ -190,6 +261,17 @@ def _require(member: ClubMember, roles: tuple[str, ...], why: str) -> None:
         raise Forbidden(why, code="club_role")
 
 
+def _rules(db: Session, club_id: int) -> list[ClubRules]:
+    return list(db.scalars(select(ClubRules).where(ClubRules.club_id == club_id).order_by(ClubRules.id)))
+
+
+def _one_rules(db: Session, club: Club, rules_id: int) -> ClubRules:
+    rules = db.get(ClubRules, rules_id)
+    if rules is None or rules.club_id != club.id:
+        raise NotFound("no such 玩法 in this club", code="no_rules")
+    return rules
+
+
 def _free_number(db: Session) -> str:
     for _ in range(100):
         number = f"{10000000 + secrets.randbelow(90000000)}"
@@ -198,8 +280,8 @@ def _free_number(db: Session) -> str:
     raise Conflict("no free club number; try again")  # pragma: no cover - 90 million numbers
 
 
-def club_out(club: Club, user_id: int) -> ClubOut:
-    """The club as ``user_id`` (a member) sees it: the link only for its owner and admins."""
+def club_out(club: Club, user_id: int, rules: list[ClubRules] | None = None) -> ClubOut:
+    """The club as ``user_id`` (a member) sees it (with its 玩法 where given)."""
     role = next(member.role for member in club.members if member.user_id == user_id)
     return ClubOut(
         number=club.number,
@@ -217,5 +299,14 @@ def club_out(club: Club, user_id: int) -> ClubOut:
                 joined_at=member.joined_at,
             )
             for member in club.members
+        ],
+        rules=[
+            ClubRulesOut(
+                id=saved.id,
+                name=saved.name,
+                card=dict(saved.card),
+                rules=rule_card(saved.card["preset"], saved.card["options"]),
+            )
+            for saved in rules or []
         ],
     )

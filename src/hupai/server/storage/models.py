@@ -90,6 +90,8 @@ class Room(Base):
     active_at: Mapped[datetime | None] = mapped_column(default=utcnow)  # last change while waiting
     finished_at: Mapped[datetime | None]
     summary: Mapped[dict[str, Any] | None]  # the match's 大结算 once it has ended (match_end)
+    # A club's table (opened from one of its 玩法): its members come in without a link, nobody else.
+    club_id: Mapped[int | None] = mapped_column(ForeignKey("clubs.id"), index=True)
 
     seats: Mapped[list[RoomSeat]] = relationship(order_by="RoomSeat.seat", cascade="all, delete-orphan")
     dissolve_votes: Mapped[list[DissolveVote]] = relationship(
@@ -230,3 +232,17 @@ class ClubMember(Base):
     joined_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     user: Mapped[User] = relationship()
+
+
+class ClubRules(Base):
+    """A club's 玩法: a named rule card (a room's settings) any member opens a table from."""
+
+    __tablename__ = "club_rules"
+    __table_args__ = (UniqueConstraint("club_id", "name", name="uq_club_rules_club_name"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    club_id: Mapped[int] = mapped_column(ForeignKey("clubs.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(32))
+    card: Mapped[dict[str, Any]]  # a RoomIn: preset, options, hands, seconds, bots, watchers
+    created_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -48,25 +48,37 @@ def require_host(room: Room, user_id: int) -> None:
         raise Forbidden("only the host (房主) may do that")
 
 
+def checked_rules(spec: RoomIn) -> tuple[str, dict[str, object]]:
+    """The preset's name and the options as the rules read them ("own_pung,others_pung" is a list),
+    or a 400 naming what is wrong with them."""
+    try:
+        preset = find_preset(spec.preset)
+        card = load_ruleset(preset.name, spec.options).options_dict()
+    except RuleError as error:
+        raise StoreError(str(error)) from None
+    return preset.name, {name: card[name] for name in spec.options}
+
+
 class Rooms:
-    def __init__(self, tx: Transactions, *, waiting_rooms_per_user: int = 3) -> None:
+    def __init__(
+        self, tx: Transactions, *, waiting_rooms_per_user: int = 3, waiting_tables_per_club: int = 10
+    ) -> None:
         self.tx = tx
         self.waiting_rooms_per_user = waiting_rooms_per_user
+        self.waiting_tables_per_club = waiting_tables_per_club
 
-    def create_room(self, host_id: int, spec: RoomIn) -> RoomOut:
-        """The new room, with its invitation token (``invite``): only its host is ever answered with it."""
-        try:
-            preset = find_preset(spec.preset)
-            card = load_ruleset(preset.name, spec.options).options_dict()
-        except RuleError as error:
-            raise StoreError(str(error)) from None
-        changed = {name: card[name] for name in spec.options}  # as read: "own_pung,others_pung" is a list
+    def create_room(self, host_id: int, spec: RoomIn, *, club_id: int | None = None) -> RoomOut:
+        """The new room, with its invitation token (``invite``): only its host is ever answered with it.
+        ``club_id``: a club's table, for its members (at most ``waiting_tables_per_club`` waiting)."""
+        preset_name, changed = checked_rules(spec)
         with self.tx.writing() as db:
             self._check_waiting_rooms(db, host_id)
+            if club_id is not None:
+                self._check_waiting_tables(db, club_id)
             number = self._free_number(db)
             room = Room(
                 number=number,
-                preset=preset.name,
+                preset=preset_name,
                 options=changed,
                 hands=spec.hands,
                 decision_seconds=spec.decision_seconds,
@@ -81,6 +93,7 @@ class Rooms:
                 deal_secret=new_room_secret(),
                 invite_token=new_invite_token(),
                 watchers=spec.watchers,
+                club_id=club_id,
             )
             room.seats = [RoomSeat(seat=seat) for seat in range(SEATS)]
             room.seats[0].user_id = host_id
@@ -98,6 +111,17 @@ class Rooms:
         if (waiting or 0) >= self.waiting_rooms_per_user:
             raise Conflict(
                 f"you already have {waiting} rooms waiting; start or leave one before opening another"
+            )
+
+    def _check_waiting_tables(self, db: Session, club_id: int) -> None:
+        waiting = db.scalar(
+            select(func.count(Room.id)).where(Room.club_id == club_id, Room.status == "waiting")
+        )
+        if (waiting or 0) >= self.waiting_tables_per_club:
+            raise Conflict(
+                f"the club already has {waiting} tables waiting; sit at one of them",
+                code="club_tables_waiting",
+                params={"n": self.waiting_tables_per_club},
             )
 
     @staticmethod

@@ -15,7 +15,7 @@ from __future__ import annotations
 from sqlalchemy.orm import Session, sessionmaker
 
 from hupai.server.storage.accounts import Accounts
-from hupai.server.storage.clubs import Clubs
+from hupai.server.storage.clubs import DEFAULT_CLUB_BOUNDS, ClubBounds, Clubs
 from hupai.server.storage.fencing import Fence
 from hupai.server.storage.group_commit import MoveWriter
 from hupai.server.storage.invitations import Invitations
@@ -34,8 +34,7 @@ class Store:
         *,
         session_days: int = 30,
         waiting_rooms_per_user: int = 3,
-        clubs_per_owner: int = 5,
-        members_per_club: int = 200,
+        club_bounds: ClubBounds = DEFAULT_CLUB_BOUNDS,
         fence: tuple[int, Fence] | None = None,
         moves: MoveWriter | None = None,
     ) -> None:
@@ -45,9 +44,14 @@ class Store:
         self.waiting_rooms_per_user = waiting_rooms_per_user
         tx = Transactions(sessions, fence)
         self.accounts = Accounts(sessions, session_days=session_days)
-        self.rooms = Rooms(tx, waiting_rooms_per_user=waiting_rooms_per_user)
+        self.club_bounds = club_bounds
+        self.rooms = Rooms(
+            tx,
+            waiting_rooms_per_user=waiting_rooms_per_user,
+            waiting_tables_per_club=club_bounds.waiting_tables_per_club,
+        )
         self.invitations = Invitations(tx)
-        self.clubs = Clubs(tx, clubs_per_owner=clubs_per_owner, members_per_club=members_per_club)
+        self.clubs = Clubs(tx, club_bounds)
         self.play = Play(tx)
         self.records = Records(tx)
         self.upkeep = Upkeep(tx)
@@ -64,6 +68,7 @@ class Store:
             self.sessions,
             session_days=self.session_days,
             waiting_rooms_per_user=self.waiting_rooms_per_user,
+            club_bounds=self.club_bounds,
             fence=(room_id, fence),
             moves=self.moves,
         )
