@@ -299,3 +299,37 @@ class ClubOut(BaseModel):
     joining_open: bool
     members: list[ClubMemberOut]
     rules: list[ClubRulesOut] = []
+
+
+class ClubStandingOut(BaseModel):
+    user_id: int
+    name: str
+    matches: int
+    total: int
+    average: float  # a match, to one decimal
+    firsts: int  # rank 1 (ties share it)
+    big_wins: int  # 大赢家: the match's biggest winner, with more than 0 points
+
+
+class MatchSeatOut(BaseModel):
+    seat: int
+    user_id: int | None  # None: a bot
+    name: str
+    total: int
+    rank: int
+
+
+class ClubMatchOut(BaseModel):
+    number: str
+    room_id: int  # pages the matches (``before``)
+    status: str  # finished, or dissolved by a vote
+    ended_at: datetime | None
+    hands: int
+    players: list[MatchSeatOut]
+
+
+class ClubStandingsOut(BaseModel):
+    period: str  # week, month, all
+    since: datetime | None  # UTC: the period's start (a week from Monday, a month from the 1st, UTC+8)
+    standings: list[ClubStandingOut]
+    matches: list[ClubMatchOut]  # the newest first, a page of them

@@ -7,12 +7,15 @@ clubs per owner, members per club, joins tried per address."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import select
 
 from hupai.server.http.deps import FAILED_LOOKUP_WEIGHT
+from hupai.server.storage.models import Club, Result, Room, User, utcnow
 
 from ...server_support import guest, server
 
@@ -267,3 +270,88 @@ def test_the_club_bounds_on_rule_cards_and_waiting_tables(client: TestClient) ->
         client.post(f"/api/clubs/{number}/tables", json={"rules_id": rules_id}, headers=owner).status_code
         == 404
     )
+
+
+def finished_match(client: TestClient, club: str, totals: dict[int | str, int], days_ago: float) -> int:
+    """A club match ended ``days_ago`` days ago, stored as a match's end stores it (a room and its
+    results): ``totals`` per player id, or per bot name. Returns the room's id."""
+    store = client.app.state.store  # type: ignore[attr-defined]
+    with store.sessions.begin() as db:
+        club_id = db.scalar(select(Club.id).where(Club.number == club))
+        host = next(player for player in totals if isinstance(player, int))
+        room = Room(
+            number="123456",
+            preset="nanjing",
+            options={},
+            hands=4,
+            decision_seconds=15,
+            bot_level="strong",
+            host_id=host,
+            status="finished",
+            seed=1,
+            club_id=club_id,
+            finished_at=utcnow() - timedelta(days=days_ago),
+        )
+        db.add(room)
+        db.flush()
+        for seat, (player, total) in enumerate(totals.items()):
+            rank = 1 + sum(other > total for other in totals.values())
+            name = player if isinstance(player, str) else db.get(User, player).name
+            user_id = player if isinstance(player, int) else None
+            db.add(Result(room_id=room.id, seat=seat, user_id=user_id, name=name, total=total, rank=rank))
+        return room.id
+
+
+def test_standings_come_from_the_stored_results(client: TestClient) -> None:
+    owner = registered(client, "圈主")
+    number, token = opened(client, owner)
+    friend = guest(client, "牌友")
+    client.post(f"/api/clubs/{number}/join", json={"invite": token}, headers=friend)
+    ids = {
+        m["name"]: m["user_id"] for m in client.get(f"/api/clubs/{number}", headers=owner).json()["members"]
+    }
+    me, you = ids["圈主"], ids["牌友"]
+    old = finished_match(client, number, {me: 30, you: -10, "电脑1": -10, "电脑2": -10}, days_ago=40)
+    tied = finished_match(client, number, {"=SUM(A1)": -8, me: 8, you: 8, "电脑1": -8}, days_ago=0.01)
+    even = finished_match(client, number, {me: 0, you: 0, "电脑1": 0, "电脑2": 0}, days_ago=0.02)
+    everything = client.get(f"/api/clubs/{number}/standings", headers=friend).json()
+    rows = {row["name"]: row for row in everything["standings"]}
+    assert [row["name"] for row in everything["standings"]] == ["圈主", "牌友"]  # by total; bots are no one
+    assert rows["圈主"] == {
+        **rows["圈主"],
+        "matches": 3,
+        "total": 38,
+        "average": 12.7,
+        "firsts": 3,
+        "big_wins": 2,
+    }
+    assert rows["牌友"] == {
+        **rows["牌友"],
+        "matches": 3,
+        "total": -2,
+        "average": -0.7,
+        "firsts": 2,
+        "big_wins": 1,
+    }
+    assert [match["room_id"] for match in everything["matches"]] == [even, tied, old]  # the newest first
+    assert everything["matches"][1]["players"][0] == {
+        "seat": 0,
+        "user_id": None,
+        "name": "=SUM(A1)",
+        "total": -8,
+        "rank": 3,
+    }
+    week = client.get(f"/api/clubs/{number}/standings?period=week", headers=friend).json()
+    assert {row["name"]: row["matches"] for row in week["standings"]} == {"圈主": 2, "牌友": 2}
+    assert week["since"] is not None and len(week["matches"]) == 2
+    paged = client.get(f"/api/clubs/{number}/standings?before={tied}", headers=friend).json()
+    assert [match["room_id"] for match in paged["matches"]] == [old]
+    sheet = client.get(f"/api/clubs/{number}/standings.csv", headers=friend)
+    assert sheet.status_code == 200 and sheet.headers["content-type"].startswith("text/csv")
+    text = sheet.content.decode("utf-8")
+    assert text.startswith("\ufeffplayer,") and "圈主,3,38,12.7,3,2" in text
+    assert "'=SUM(A1)" in text  # a name is never a formula in a spreadsheet
+    stranger = guest(client, "路人")
+    assert client.get(f"/api/clubs/{number}/standings", headers=stranger).status_code == 404
+    assert client.get(f"/api/clubs/{number}/standings.csv", headers=stranger).status_code == 404
+    assert client.get(f"/api/clubs/{number}/standings?period=year", headers=friend).status_code == 422

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Request, Response
 from starlette.concurrency import run_in_threadpool
 
 from hupai.server.errors import NotFound
@@ -21,9 +21,11 @@ from hupai.server.schemas import (
     ClubOwnerIn,
     ClubRoleIn,
     ClubRulesIn,
+    ClubStandingsOut,
     ClubTableIn,
     RoomOut,
 )
+from hupai.server.storage.standings import Period, standings_csv
 
 router = APIRouter()
 
@@ -141,6 +143,26 @@ async def open_table(
     await limits.rooms_by_address.check(address, "too many rooms opened from your address; try again later")
     club_id, card = await run_in_threadpool(store.clubs.table_card, number, user.id, body.rules_id)
     return await run_in_threadpool(lambda: store.rooms.create_room(user.id, card, club_id=club_id))
+
+
+@router.get("/api/clubs/{number}/standings")
+async def standings(
+    number: str, user: UserDep, store: StoreDep, period: Period = "all", before: int | None = None
+) -> ClubStandingsOut:
+    """战绩统计 (its members'): per player over ``period`` (week, month, all), and the club's matches,
+    newest first, a page at a time (``before``: the last page's oldest ``room_id``)."""
+    return await run_in_threadpool(lambda: store.standings.of(number, user.id, period, before=before))
+
+
+@router.get("/api/clubs/{number}/standings.csv")
+async def standings_file(number: str, user: UserDep, store: StoreDep, period: Period = "all") -> Response:
+    """The same as a CSV file to download."""
+    out = await run_in_threadpool(lambda: store.standings.of(number, user.id, period))
+    return Response(
+        standings_csv(out),
+        media_type="text/csv; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="club-{number}-{period}.csv"'},
+    )
 
 
 def club_invitation(request: Request, number: str, token: str | None) -> dict[str, Any]:

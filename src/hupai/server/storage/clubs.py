@@ -86,20 +86,20 @@ class Clubs:
     def club(self, number: str, user_id: int) -> ClubOut:
         """The club as a member sees it: its members and its 玩法."""
         with self.tx.reading() as db:
-            club, _member = _membership(db, number, user_id)
+            club, _member = membership(db, number, user_id)
             return club_out(club, user_id, _rules(db, club.id))
 
     def token(self, number: str, user_id: int) -> str | None:
         """The invitation token (the owner's and admins'); None while joining is closed."""
         with self.tx.reading() as db:
-            club, member = _membership(db, number, user_id)
+            club, member = membership(db, number, user_id)
             _require(member, LEADERS, "only the club's owner and admins hand out its link")
             return club.invite_token
 
     def set_joining(self, number: str, user_id: int, *, open_: bool) -> str | None:
         """A new link (the old one stops working), or joining closed (no link works)."""
         with self.tx.writing() as db:
-            club, member = _membership(db, number, user_id, lock=True)
+            club, member = membership(db, number, user_id, lock=True)
             _require(member, LEADERS, "only the club's owner and admins change its link")
             club.invite_token = new_invite_token() if open_ else None
             return club.invite_token
@@ -123,7 +123,7 @@ class Clubs:
 
     def leave(self, number: str, user_id: int) -> None:
         with self.tx.writing() as db:
-            _club_row, member = _membership(db, number, user_id, lock=True)
+            _club_row, member = membership(db, number, user_id, lock=True)
             if member.role == OWNER:
                 raise BadRequest(
                     "hand the club over to another member first, or close it", code="owner_leaves"
@@ -133,7 +133,7 @@ class Clubs:
     def remove(self, number: str, user_id: int, member_id: int) -> ClubOut:
         """Take a member out of the club (at once: the next thing they ask is refused)."""
         with self.tx.writing() as db:
-            club, actor = _membership(db, number, user_id, lock=True)
+            club, actor = membership(db, number, user_id, lock=True)
             target = _member(club, member_id)
             if target.role == OWNER or target.user_id == user_id:
                 raise BadRequest("the owner cannot be removed, and nobody removes themself (leave instead)")
@@ -146,7 +146,7 @@ class Clubs:
     def set_role(self, number: str, user_id: int, member_id: int, role: str) -> ClubOut:
         """Make a member an admin, or an admin a member again (the owner's)."""
         with self.tx.writing() as db:
-            club, actor = _membership(db, number, user_id, lock=True)
+            club, actor = membership(db, number, user_id, lock=True)
             _require(actor, (OWNER,), "only the owner names admins")
             target = _member(club, member_id)
             if target.role == OWNER:
@@ -158,7 +158,7 @@ class Clubs:
     def hand_over(self, number: str, user_id: int, member_id: int) -> ClubOut:
         """Make another member the owner; the owner becomes an admin."""
         with self.tx.writing() as db:
-            club, actor = _membership(db, number, user_id, lock=True)
+            club, actor = membership(db, number, user_id, lock=True)
             _require(actor, (OWNER,), "only the owner hands the club over")
             target = _member(club, member_id)
             if target.user_id == user_id:
@@ -174,7 +174,7 @@ class Clubs:
     def save_rules(self, number: str, user_id: int, name: str, card: RoomIn) -> ClubOut:
         """Save a 玩法 (the owner's and admins'); a name already saved is replaced."""
         with self.tx.writing() as db:
-            club, member = _membership(db, number, user_id, lock=True)
+            club, member = membership(db, number, user_id, lock=True)
             _require(member, LEADERS, "only the club's owner and admins save its 玩法")
             saved = db.scalar(select(ClubRules).where(ClubRules.club_id == club.id, ClubRules.name == name))
             if saved is None:
@@ -198,7 +198,7 @@ class Clubs:
 
     def drop_rules(self, number: str, user_id: int, rules_id: int) -> ClubOut:
         with self.tx.writing() as db:
-            club, member = _membership(db, number, user_id, lock=True)
+            club, member = membership(db, number, user_id, lock=True)
             _require(member, LEADERS, "only the club's owner and admins delete its 玩法")
             db.delete(_one_rules(db, club, rules_id))
             db.flush()
@@ -207,13 +207,13 @@ class Clubs:
     def table_card(self, number: str, user_id: int, rules_id: int) -> tuple[int, RoomIn]:
         """For a member opening a table from a 玩法: the club's id and the room's settings."""
         with self.tx.reading() as db:
-            club, _member = _membership(db, number, user_id)
+            club, _member = membership(db, number, user_id)
             return club.id, RoomIn.model_validate(_one_rules(db, club, rules_id).card)
 
     def tables(self, number: str, user_id: int) -> list[RoomOut]:
         """The club's tables waiting and in play, the newest first (its members')."""
         with self.tx.reading() as db:
-            club, _member = _membership(db, number, user_id)
+            club, _member = membership(db, number, user_id)
             rooms = db.scalars(
                 select(Room)
                 .where(Room.club_id == club.id, Room.status.in_(OPEN_TABLES))
@@ -224,7 +224,7 @@ class Clubs:
     def close(self, number: str, user_id: int) -> None:
         """Close the club (the owner's): it is gone for every member."""
         with self.tx.writing() as db:
-            club, actor = _membership(db, number, user_id, lock=True)
+            club, actor = membership(db, number, user_id, lock=True)
             _require(actor, (OWNER,), "only the owner closes the club")
             club.closed_at = utcnow()
             club.invite_token = None
@@ -240,7 +240,7 @@ def _club(db: Session, number: str, *, lock: bool = False) -> Club:
     return club
 
 
-def _membership(db: Session, number: str, user_id: int, *, lock: bool = False) -> tuple[Club, ClubMember]:
+def membership(db: Session, number: str, user_id: int, *, lock: bool = False) -> tuple[Club, ClubMember]:
     """The club and the asker's membership; to anyone else, no such club (404)."""
     club = _club(db, number, lock=lock)
     for member in club.members:

@@ -1,6 +1,6 @@
 """Everything the server keeps, behind one small API (synchronous SQLAlchemy sessions), in parts by
 concern: ``accounts`` (guests, players, sessions), ``rooms`` (before and around a match),
-``invitations`` (who may come in), ``clubs`` (亲友圈), ``votes``
+``invitations`` (who may come in), ``clubs`` (亲友圈) and their ``standings``, ``votes``
 (the dissolve vote), ``play`` (a match's moves, contributions and ends), ``records`` (history and
 records read back) and ``upkeep``.
 
@@ -22,6 +22,7 @@ from hupai.server.storage.invitations import Invitations
 from hupai.server.storage.play import Play
 from hupai.server.storage.records import Records
 from hupai.server.storage.rooms import Rooms
+from hupai.server.storage.standings import Standings
 from hupai.server.storage.transactions import Transactions
 from hupai.server.storage.upkeep import Upkeep
 from hupai.server.storage.votes import Votes
@@ -52,6 +53,7 @@ class Store:
         )
         self.invitations = Invitations(tx)
         self.clubs = Clubs(tx, club_bounds)
+        self.standings = Standings(tx)
         self.play = Play(tx)
         self.records = Records(tx)
         self.upkeep = Upkeep(tx)
