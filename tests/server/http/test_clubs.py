@@ -217,6 +217,13 @@ def test_a_members_table_from_a_saved_rule_card(client: TestClient) -> None:
     assert table.status_code == 200, table.text
     room = table.json()
     assert room["hands"] == 4 and room["decision_seconds"] == 20
+    # every answer about the club carries its 玩法, not only its page
+    assert [
+        r["name"]
+        for r in client.post(f"/api/clubs/{number}/join", json={"invite": token}, headers=second).json()[
+            "rules"
+        ]
+    ] == ["南京"]
     sat = client.post(f"/api/rooms/{room['number']}/sit", json={}, headers=second)  # no link: a member
     assert sat.status_code == 200, sat.text
     listed = client.get(f"/api/clubs/{number}/tables", headers=second).json()

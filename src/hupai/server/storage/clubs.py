@@ -14,7 +14,7 @@ import secrets
 from dataclasses import dataclass
 
 from sqlalchemy import func, select
-from sqlalchemy.orm import Session, selectinload
+from sqlalchemy.orm import Session, object_session, selectinload
 
 from hupai.server.errors import BadRequest, Conflict, Forbidden, NotFound
 from hupai.server.schemas import ClubMemberOut, ClubOut, ClubRulesOut, RoomIn, RoomOut
@@ -281,8 +281,12 @@ def _free_number(db: Session) -> str:
 
 
 def club_out(club: Club, user_id: int, rules: list[ClubRules] | None = None) -> ClubOut:
-    """The club as ``user_id`` (a member) sees it (with its 玩法 where given)."""
+    """The club as ``user_id`` (a member) sees it, with its 玩法 (read in the club's session unless
+    given)."""
     role = next(member.role for member in club.members if member.user_id == user_id)
+    db = object_session(club)
+    if rules is None and db is not None and club.id is not None:
+        rules = _rules(db, club.id)
     return ClubOut(
         number=club.number,
         name=club.name,

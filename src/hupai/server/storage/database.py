@@ -95,8 +95,8 @@ def _engine(url: str, connections: int) -> Engine:
         # table leases it holds could then never be taken over. PostgreSQL ends such a session.
         options = f"-c idle_in_transaction_session_timeout={IDLE_IN_TRANSACTION_MS}"
         # At most 20 connections a process for requests and tables (the thread pool does the
-        # waiting), and one for table leases: PostgreSQL's default 100 connections then serve four
-        # processes with room to spare (docs/deploy.md).
+        # waiting), one for table leases and two for the relay's second way (cluster/notify.py):
+        # PostgreSQL's default 100 connections then serve four processes (docs/deploy.md).
         kept = min(10, connections)
         return create_engine(
             url,
