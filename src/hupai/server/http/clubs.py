@@ -9,9 +9,7 @@ from typing import Any
 from fastapi import APIRouter, Request, Response
 from starlette.concurrency import run_in_threadpool
 
-from hupai.server.errors import NotFound
-from hupai.server.guards.edge import client_address
-from hupai.server.http.deps import FAILED_LOOKUP_WEIGHT, StoreDep, UserDep, limits_of, settings_of
+from hupai.server.http.deps import StoreDep, UserDep, count_room_opened, counted_try, limits_of
 from hupai.server.http.invitations import link_base
 from hupai.server.schemas import (
     ClubIn,
@@ -69,17 +67,9 @@ async def join_club(
 ) -> ClubOut:
     """Join by the invitation link's token. Joins are counted per address, a wrong number or link
     five times: numbers and tokens cannot be tried at any speed (429 beyond)."""
-    limits, settings = limits_of(request), settings_of(request)
-    address = client_address(request.scope, settings)
-    await limits.club_joins_by_address.check(
-        address, "too many club joins from your address; try again later"
-    )
-    try:
-        return await run_in_threadpool(store.clubs.join, number, user.id, body.invite)
-    except NotFound:
-        for _ in range(FAILED_LOOKUP_WEIGHT - 1):
-            await limits.club_joins_by_address.record(address)
-        raise
+    window = limits_of(request).club_joins_by_address
+    refused = "too many club joins from your address; try again later"
+    return await counted_try(request, lambda: store.clubs.join(number, user.id, body.invite), window, refused)
 
 
 @router.post("/api/clubs/{number}/leave")
@@ -138,9 +128,7 @@ async def open_table(
 ) -> RoomOut:
     """A member opens a table from a 玩法: a room of the club, which its members enter without a
     link and nobody else enters at all. Counted as any room opened from the asker's address."""
-    limits, settings = limits_of(request), settings_of(request)
-    address = client_address(request.scope, settings)
-    await limits.rooms_by_address.check(address, "too many rooms opened from your address; try again later")
+    await count_room_opened(request)
     club_id, card = await run_in_threadpool(store.clubs.table_card, number, user.id, body.rules_id)
     return await run_in_threadpool(lambda: store.rooms.create_room(user.id, card, club_id=club_id))
 

@@ -10,7 +10,7 @@ from starlette.concurrency import run_in_threadpool
 
 from hupai.server.errors import NotFound, Unauthorized
 from hupai.server.guards.edge import client_address
-from hupai.server.guards.limits import Limits
+from hupai.server.guards.limits import Limits, Window
 from hupai.server.schemas import RoomOut, UserOut
 from hupai.server.settings import Settings
 from hupai.server.storage.admission import InviteNeeded, RoomLocked
@@ -69,15 +69,32 @@ async def counted_lookup(request: Request, look: Callable[[], T]) -> T:
     """``look`` (a store call, run in the thread pool) counted as a room lookup against the asker's
     address; one that finds no room, or a room the asker may not enter, counts
     :data:`FAILED_LOOKUP_WEIGHT` times: numbers and tokens cannot be tried at any speed (429 beyond)."""
-    limits, settings = limits_of(request), settings_of(request)
-    address = client_address(request.scope, settings)
-    await limits.lookups_by_address.check(address, "too many room lookups from your address; try again later")
+    window = limits_of(request).lookups_by_address
+    return await counted_try(
+        request, look, window, "too many room lookups from your address; try again later"
+    )
+
+
+async def counted_try(request: Request, look: Callable[[], T], window: Window, refused: str) -> T:
+    """``look`` counted once in ``window`` against the asker's address (429 with ``refused`` beyond),
+    and :data:`FAILED_LOOKUP_WEIGHT` times when it finds nothing the asker may enter: a room lookup,
+    a club's join."""
+    address = client_address(request.scope, settings_of(request))
+    await window.check(address, refused)
     try:
         return await run_in_threadpool(look)
     except (NotFound, InviteNeeded, RoomLocked):
         for _ in range(FAILED_LOOKUP_WEIGHT - 1):
-            await limits.lookups_by_address.record(address)
+            await window.record(address)
         raise
+
+
+async def count_room_opened(request: Request) -> None:
+    """A room opened (from the lobby or a club's 玩法), counted against the asker's address (429)."""
+    address = client_address(request.scope, settings_of(request))
+    await limits_of(request).rooms_by_address.check(
+        address, "too many rooms opened from your address; try again later"
+    )
 
 
 async def visible_room(number: str, request: Request, invite: InviteQuery = None) -> RoomOut:

@@ -10,14 +10,12 @@ from fastapi import APIRouter, Request
 from starlette.concurrency import run_in_threadpool
 
 from hupai.server.errors import Conflict, Forbidden
-from hupai.server.guards.edge import client_address
 from hupai.server.http.deps import (
-    LimitsDep,
     RoomDep,
-    SettingsDep,
     StoreDep,
     TablesDep,
     UserDep,
+    count_room_opened,
     counted_lookup,
 )
 from hupai.server.schemas import BotIn, ReadyIn, RoomIn, RoomOut, SeatNumberIn, SitIn, VoteIn
@@ -49,17 +47,8 @@ async def _after_table(done: asyncio.Future[None], store: Store, number: str) ->
 
 
 @router.post("/api/rooms")
-async def create_room(
-    body: RoomIn,
-    request: Request,
-    *,
-    user: UserDep,
-    store: StoreDep,
-    limits: LimitsDep,
-    settings: SettingsDep,
-) -> RoomOut:
-    address = client_address(request.scope, settings)
-    await limits.rooms_by_address.check(address, "too many rooms opened from your address; try again later")
+async def create_room(body: RoomIn, request: Request, user: UserDep, store: StoreDep) -> RoomOut:
+    await count_room_opened(request)
     return await run_in_threadpool(store.rooms.create_room, user.id, body)
 
 

@@ -46,8 +46,6 @@ class Clubs:
     def __init__(self, tx: Transactions, bounds: ClubBounds = DEFAULT_CLUB_BOUNDS) -> None:
         self.tx = tx
         self.bounds = bounds
-        self.clubs_per_owner = bounds.clubs_per_owner
-        self.members_per_club = bounds.members_per_club
 
     def create(self, user_id: int, name: str) -> ClubOut:
         with self.tx.writing() as db:
@@ -59,11 +57,11 @@ class Clubs:
                 .select_from(Club)
                 .where(Club.owner_id == user_id, Club.closed_at.is_(None))
             )
-            if owned is not None and owned >= self.clubs_per_owner:
+            if owned is not None and owned >= self.bounds.clubs_per_owner:
                 raise Conflict(
                     f"you own {owned} clubs, the most one player may own",
                     code="too_many_clubs",
-                    params={"n": self.clubs_per_owner},
+                    params={"n": self.bounds.clubs_per_owner},
                 )
             club = Club(number=_free_number(db), name=name, owner_id=user_id, invite_token=new_invite_token())
             club.members.append(ClubMember(user_id=user_id, role=OWNER))
@@ -107,15 +105,15 @@ class Clubs:
     def join(self, number: str, user_id: int, invite: str) -> ClubOut:
         with self.tx.writing() as db:
             club = _club(db, number, lock=True)
-            if any(member.user_id == user_id for member in club.members):
+            if _found(club, user_id) is not None:
                 return club_out(club, user_id)  # joined already: the link opened twice
             if club.invite_token is None or not secrets.compare_digest(club.invite_token, invite):
                 raise NotFound(f"no club {number} with this link", code="club_link")
-            if len(club.members) >= self.members_per_club:
+            if len(club.members) >= self.bounds.members_per_club:
                 raise Conflict(
                     "the club is full",
                     code="club_full",
-                    params={"n": self.members_per_club},
+                    params={"n": self.bounds.members_per_club},
                 )
             club.members.append(ClubMember(user_id=user_id, role=MEMBER))
             db.flush()
@@ -243,17 +241,22 @@ def _club(db: Session, number: str, *, lock: bool = False) -> Club:
 def membership(db: Session, number: str, user_id: int, *, lock: bool = False) -> tuple[Club, ClubMember]:
     """The club and the asker's membership; to anyone else, no such club (404)."""
     club = _club(db, number, lock=lock)
-    for member in club.members:
-        if member.user_id == user_id:
-            return club, member
-    raise NotFound(f"no club {number}", code="no_club")
+    member = _found(club, user_id)
+    if member is None:
+        raise NotFound(f"no club {number}", code="no_club")
+    return club, member
 
 
 def _member(club: Club, user_id: int) -> ClubMember:
-    for member in club.members:
-        if member.user_id == user_id:
-            return member
-    raise NotFound("no such member in this club", code="no_member")
+    """A member someone else names (a leader removing or promoting them)."""
+    member = _found(club, user_id)
+    if member is None:
+        raise NotFound("no such member in this club", code="no_member")
+    return member
+
+
+def _found(club: Club, user_id: int) -> ClubMember | None:
+    return next((member for member in club.members if member.user_id == user_id), None)
 
 
 def _require(member: ClubMember, roles: tuple[str, ...], why: str) -> None:
@@ -283,7 +286,7 @@ def _free_number(db: Session) -> str:
 def club_out(club: Club, user_id: int, rules: list[ClubRules] | None = None) -> ClubOut:
     """The club as ``user_id`` (a member) sees it, with its 玩法 (read in the club's session unless
     given)."""
-    role = next(member.role for member in club.members if member.user_id == user_id)
+    role = _member(club, user_id).role
     db = object_session(club)
     if rules is None and db is not None and club.id is not None:
         rules = _rules(db, club.id)
