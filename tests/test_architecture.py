@@ -85,8 +85,9 @@ SERVER_FLOORS: dict[str, set[str]] = {
     "table": {"", "storage"},
     "cluster": {"", "storage", "table"},
     "tables": {"", "storage", "table", "cluster"},
-    "http": {"", "guards", "storage", "table", "cluster", "tables"},
-    "app": {"", "guards", "storage", "table", "cluster", "tables", "http"},
+    "club_lobby": {"", "storage"},
+    "http": {"", "guards", "storage", "table", "cluster", "tables", "club_lobby"},
+    "app": {"", "guards", "storage", "table", "cluster", "tables", "club_lobby", "http"},
 }
 # Inside the table, its parts in the order they may use each other (each only those before it).
 TABLE_PARTS = (
@@ -114,7 +115,7 @@ def _room_of(module: str) -> str:
     if not parts:
         return ""
     head = parts[0]
-    if head in ("app", "tables") or (SERVER / head).is_dir():
+    if head in ("app", "tables", "club_lobby") or (SERVER / head).is_dir():
         return head
     return ""
 

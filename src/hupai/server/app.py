@@ -27,14 +27,26 @@ from sqlalchemy.exc import DBAPIError
 from starlette.concurrency import run_in_threadpool
 
 from hupai import __version__
+from hupai.server.club_lobby import ClubLobbies
 from hupai.server.cluster.leases import Leases
 from hupai.server.cluster.relay import Cluster
+from hupai.server.cluster.remote import CLUBS
 from hupai.server.errors import Busy, RateLimited, StoreError
 from hupai.server.guards.bounds import BodyGuard, validation_details
 from hupai.server.guards.edge import RequestGuard, log_config
 from hupai.server.guards.limits import Limits
 from hupai.server.guards.slow_clients import HeadDeadline
-from hupai.server.http import accounts, app_shell, clubs, invitations, records, rooms, site, socket
+from hupai.server.http import (
+    accounts,
+    app_shell,
+    club_socket,
+    clubs,
+    invitations,
+    records,
+    rooms,
+    site,
+    socket,
+)
 from hupai.server.settings import (
     ALLOWED_HOSTS_ENV,
     DATABASE_ENV,
@@ -46,6 +58,7 @@ from hupai.server.settings import (
     default_allowed_hosts,
 )
 from hupai.server.storage.accounts import verify_password
+from hupai.server.storage.club_changes import watch_club_changes
 from hupai.server.storage.clubs import ClubBounds
 from hupai.server.storage.database import connect, migrate, outage, release
 from hupai.server.storage.store import Store
@@ -64,6 +77,7 @@ ROUTERS = (
     clubs.router,
     records.router,
     socket.router,
+    club_socket.router,
 )
 log = logging.getLogger("hupai.server")
 
@@ -136,6 +150,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             leases = Leases(own, seconds=settings.lease_seconds, reads=store.sessions)
         tables = Tables(store, settings, cluster=cluster, leases=leases)
         app.state.store = store
+        club_lobbies = app.state.club_lobbies = _club_lobbies(store, cluster, settings)
+        unwatch_clubs = watch_club_changes(store.sessions, club_lobbies.written)
         limits = Limits(settings, cluster.redis if cluster is not None else None)
         app.state.limits = limits
         app.state.sockets = limits.sockets
@@ -150,6 +166,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         with contextlib.suppress(asyncio.CancelledError):
             await cleaner
         await _stop_tables(tables)
+        unwatch_clubs()
+        await club_lobbies.close()
         if leases is not None:
             release(leases.sessions)
         release(store.sessions)
@@ -190,6 +208,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.web = Path(settings.web_dir) if settings.web_dir else app_shell.WEB
     app.mount("/static", StaticFiles(directory=app.state.web), name="static")
     return app
+
+
+def _club_lobbies(store: Store, cluster: Cluster | None, settings: Settings) -> ClubLobbies:
+    """The clubs' live lobbies of this process, told of changes made on the others (and telling them
+    of its own) through the cluster."""
+    lobbies = ClubLobbies(store, refresh_seconds=settings.club_lobby_refresh_seconds)
+    lobbies.start()
+    if cluster is not None:
+        node = cluster.node
+        cluster.on_clubs_changed = lobbies.heard
+        lobbies.tell_others = lambda clubs: cluster.publish(CLUBS, {"clubs": sorted(clubs), "node": node})
+    return lobbies
 
 
 async def clean_up(tables: Tables, settings: Settings) -> Cleanup:

@@ -87,6 +87,8 @@ class Settings:
     rules_per_club: int = 20  # 玩法 saved in one club
     waiting_tables_per_club: int = 10  # a club's tables waiting for players at once
     club_joins_per_address_per_hour: int = 60
+    # A club's live lobby reads the club again this often even unchanged (what its changes missed).
+    club_lobby_refresh_seconds: float = 20.0
     idle_room_hours: float = 2.0  # a waiting room nobody touched for this long is closed
     stale_guest_days: float = 7.0  # a guest unseen this long, who never played, is deleted
     cleanup_seconds: float = 600.0  # how often the server looks for both
@@ -162,6 +164,7 @@ LIMITS = (
     "rules_per_club",
     "waiting_tables_per_club",
     "club_joins_per_address_per_hour",
+    "club_lobby_refresh_seconds",
     "idle_room_hours",
     "stale_guest_days",
     "cleanup_seconds",

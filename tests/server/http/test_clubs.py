@@ -97,10 +97,13 @@ def test_a_new_link_ends_the_old_one_and_closed_joining_lets_nobody_in(client: T
         client.post(f"/api/clubs/{number}/invite", json={"open": True}, headers=owner).json()["link"]
     )
     assert new != old
+    drawn = client.get(f"/api/clubs/{number}/qr.svg", headers=owner)
+    assert drawn.status_code == 200 and drawn.headers["content-type"] == "image/svg+xml"
     late = guest(client, "迟到")
     assert code(client.post(f"/api/clubs/{number}/join", json={"invite": old}, headers=late)) == "club_link"
     closed = client.post(f"/api/clubs/{number}/invite", json={"open": False}, headers=owner).json()
-    assert closed == {"link": None, "open": False}
+    assert closed["link"] is None and closed["open"] is False
+    assert client.get(f"/api/clubs/{number}/qr.svg", headers=owner).status_code == 404  # no link to draw
     assert code(client.post(f"/api/clubs/{number}/join", json={"invite": new}, headers=late)) == "club_link"
     assert client.get(f"/api/clubs/{number}", headers=owner).json()["joining_open"] is False
 

@@ -48,6 +48,7 @@ from redis.exceptions import RedisError
 
 from hupai.server.cluster.notify import PostgresChannel
 from hupai.server.cluster.remote import (
+    CLUBS,
     OWNERS,
     PG,
     PREFIX,
@@ -129,6 +130,8 @@ class Cluster:
         self.on_owner_change: Callable[[int, str | None], Awaitable[None]] | None = None
         self.on_unheard: Callable[[int], None] = lambda _room: None
         self.holds: Callable[[int], bool] = lambda _room: True  # whether this process owns the room now
+        # Set by the clubs' lobbies (hupai.server.club_lobby): clubs changed on another process.
+        self.on_clubs_changed: Callable[[set[int]], None] = lambda _clubs: None
 
     # --- running -------------------------------------------------------------------------------
 
@@ -136,7 +139,7 @@ class Cluster:
         await self.redis.ping()
         self.pubsub = await self._subscribed()
         if self.postgres is not None:
-            await self.postgres.start([node_channel(self.node), OWNERS])
+            await self.postgres.start([node_channel(self.node), OWNERS, CLUBS])
         self.tasks = [
             asyncio.create_task(self._send(), name="cluster-send"),
             asyncio.create_task(self._listen(), name="cluster-listen"),
@@ -430,7 +433,7 @@ class Cluster:
         pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
         try:
             rooms = [room_channel(room_id) for room_id in sorted(self.rooms_owned)]
-            await pubsub.subscribe(node_channel(self.node), OWNERS, *rooms)
+            await pubsub.subscribe(node_channel(self.node), OWNERS, CLUBS, *rooms)
         except BaseException:
             with contextlib.suppress(Exception):
                 await pubsub.aclose()
@@ -491,7 +494,10 @@ class Cluster:
                 self.deliver(room_id, Leave(connection))
 
     async def _received(self, channel: str, payload: dict[str, Any], via: str = REDIS) -> None:
-        if channel == OWNERS:
+        if channel == CLUBS:
+            if payload.get("node") != self.node:  # its own changes this process heard at once
+                self.on_clubs_changed({int(club) for club in payload["clubs"]})
+        elif channel == OWNERS:
             room_id, owner = int(payload["room"]), payload["node"]
             if owner is None:  # let go: only the sockets relayed to the process that let it go
                 self.close_relays(room_id, only_owner=payload.get("from"))

@@ -13,6 +13,7 @@ from hupai.server.table.messages import Connection, Escape, FromClient, Join, Le
 
 PREFIX = "hupai:"
 OWNERS = PREFIX + "owners"
+CLUBS = PREFIX + "clubs"  # which clubs changed (hupai.server.club_lobby): every process listens
 # The two ways a relay goes between processes (:mod:`hupai.server.cluster.relay`).
 REDIS = "redis"
 PG = "pg"

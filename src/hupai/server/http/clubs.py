@@ -9,8 +9,9 @@ from typing import Any
 from fastapi import APIRouter, Request, Response
 from starlette.concurrency import run_in_threadpool
 
+from hupai.server.errors import NotFound
 from hupai.server.http.deps import StoreDep, UserDep, count_room_opened, counted_try, limits_of
-from hupai.server.http.invitations import link_base
+from hupai.server.http.invitations import link_base, qr_svg
 from hupai.server.schemas import (
     ClubIn,
     ClubJoinIn,
@@ -23,6 +24,7 @@ from hupai.server.schemas import (
     ClubTableIn,
     RoomOut,
 )
+from hupai.server.settings import Settings
 from hupai.server.storage.standings import Period, standings_csv
 
 router = APIRouter()
@@ -50,6 +52,21 @@ async def club_invite(number: str, request: Request, user: UserDep, store: Store
     """The club's invitation link (its owner's and admins'); none while joining is closed."""
     token = await run_in_threadpool(store.clubs.token, number, user.id)
     return club_invitation(request, number, token)
+
+
+@router.get("/api/clubs/{number}/qr.svg")
+async def club_qr(number: str, request: Request, user: UserDep, store: StoreDep) -> Response:
+    """The invitation link as a QR code (its owner's and admins'), drawn from this server's address
+    as a room's is (never from a URL the caller names)."""
+    token = await run_in_threadpool(store.clubs.token, number, user.id)
+    link = club_invitation(request, number, token)["link"]
+    if link is None:
+        raise NotFound("joining this club is closed: there is no link to draw")
+    return Response(
+        await run_in_threadpool(qr_svg, link),
+        media_type="image/svg+xml",
+        headers={"Cache-Control": "private, no-store"},  # a new link draws a new code
+    )
 
 
 @router.post("/api/clubs/{number}/invite")
@@ -154,6 +171,8 @@ async def standings_file(number: str, user: UserDep, store: StoreDep, period: Pe
 
 
 def club_invitation(request: Request, number: str, token: str | None) -> dict[str, Any]:
-    """``{"link": …/#/club/{number}/{token}}`` (None while joining is closed), as a room's link is built."""
+    """``{"link": …/#/club/{number}/{token}}`` (None while joining is closed), as a room's link is
+    built; ``reachable``: whether a friend on another device can open it."""
+    settings: Settings = request.app.state.settings
     link = None if token is None else f"{link_base(request)}/#/club/{number}/{token}"
-    return {"link": link, "open": token is not None}
+    return {"link": link, "open": token is not None, "reachable": settings.reachable_by_friends}

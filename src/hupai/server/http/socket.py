@@ -56,26 +56,26 @@ async def table_socket(
     origin = foreign_origin(socket.scope, settings)
     if origin is not None:  # a page on another site must not play with its visitor's cookie
         refused = f"connections from {origin} are refused"
-        await _refuse(socket, CLOSE_FORBIDDEN, "forbidden_origin", refused)
+        await refuse(socket, CLOSE_FORBIDDEN, "forbidden_origin", refused)
         return
     sockets: SocketCounts | SharedSocketCounts = socket.app.state.sockets
     limits: Limits = socket.app.state.limits
     address = ("address", socket.client.host if socket.client is not None else "")
-    if not await _within_limit(socket, sockets, address, settings.max_sockets_per_address):
+    if not await within_limit(socket, sockets, address, settings.max_sockets_per_address):
         return
     try:
         store: Store = socket.app.state.store
         user = await run_in_threadpool(store.accounts.user_for_token, token or socket.cookies.get(COOKIE))
         if user is None:
-            await _refuse(socket, CLOSE_UNAUTHORIZED, "unauthorized", LOG_IN_FIRST)
+            await refuse(socket, CLOSE_UNAUTHORIZED, "unauthorized", LOG_IN_FIRST)
             return
         if await limits.connects_by_user.wait(str(user.id)) > 0:
             message = f"at most {settings.connects_per_minute} table connections a minute per player"
-            await _refuse(socket, CLOSE_TOO_MANY, "too_many_sockets", message)
+            await refuse(socket, CLOSE_TOO_MANY, "too_many_sockets", message)
             return
         await limits.connects_by_user.record(str(user.id))
         person = ("user", user.id)
-        if not await _within_limit(socket, sockets, person, settings.max_sockets_per_user):
+        if not await within_limit(socket, sockets, person, settings.max_sockets_per_user):
             return
         try:
             await _play(
@@ -94,9 +94,9 @@ async def _admitted(socket: WebSocket, number: str, connection: Connection, invi
     try:
         return await run_in_threadpool(store.invitations.admitted, number, connection.user_id, invite)
     except NotFound as error:
-        await _refuse(socket, CLOSE_NOT_FOUND, "not_found", error.message)
+        await refuse(socket, CLOSE_NOT_FOUND, "not_found", error.message)
     except Forbidden as error:  # no invitation, or a locked room
-        await _refuse(socket, CLOSE_FORBIDDEN, error.code, error.message)
+        await refuse(socket, CLOSE_FORBIDDEN, error.code, error.message)
     return None
 
 
@@ -163,18 +163,18 @@ async def _play(
             await writer
 
 
-async def _within_limit(
+async def within_limit(
     socket: WebSocket, sockets: SocketCounts | SharedSocketCounts, key: tuple[str, object], limit: int
 ) -> bool:
     """Count this socket for ``key`` (a player or an address), or refuse it when ``limit`` are open."""
     if await sockets.take(key, limit):
         return True
     message = f"at most {limit} table connections per {'player' if key[0] == 'user' else 'address'} at once"
-    await _refuse(socket, CLOSE_TOO_MANY, "too_many_sockets", message)
+    await refuse(socket, CLOSE_TOO_MANY, "too_many_sockets", message)
     return False
 
 
-async def _refuse(socket: WebSocket, code: int, reason: str, message: str) -> None:
+async def refuse(socket: WebSocket, code: int, reason: str, message: str) -> None:
     with contextlib.suppress(Exception):
         await socket.send_json(error_message(reason, message))
         await socket.close(code)

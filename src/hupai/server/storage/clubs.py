@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session, object_session, selectinload
 from hupai.server.errors import BadRequest, Conflict, Forbidden, NotFound
 from hupai.server.schemas import ClubMemberOut, ClubOut, ClubRulesOut, RoomIn, RoomOut
 from hupai.server.storage.admission import new_invite_token
-from hupai.server.storage.models import Club, ClubMember, ClubRules, Room, User, utcnow
+from hupai.server.storage.models import Club, ClubMember, ClubRules, Room, RoomSeat, User, utcnow
 from hupai.server.storage.outputs import room_out, rule_card
 from hupai.server.storage.rooms import checked_rules
 from hupai.server.storage.transactions import Transactions
@@ -40,6 +40,16 @@ class ClubBounds:
 
 
 DEFAULT_CLUB_BOUNDS = ClubBounds()
+
+
+@dataclass(frozen=True)
+class ClubBoard:
+    """A club's live lobby as read at one moment: who may see it, its open tables, and a number that
+    changes whenever its members or 玩法 do."""
+
+    members: frozenset[int]
+    tables: list[RoomOut]
+    club_version: int
 
 
 class Clubs:
@@ -212,12 +222,37 @@ class Clubs:
         """The club's tables waiting and in play, the newest first (its members')."""
         with self.tx.reading() as db:
             club, _member = membership(db, number, user_id)
-            rooms = db.scalars(
-                select(Room)
-                .where(Room.club_id == club.id, Room.status.in_(OPEN_TABLES))
-                .order_by(Room.id.desc())
-            ).all()
-            return [room_out(room) for room in rooms]
+            return _open_tables(db, club.id)
+
+    def club_id(self, number: str, user_id: int) -> int:
+        """The club's id, for its members (anyone else: 404)."""
+        with self.tx.reading() as db:
+            return membership(db, number, user_id)[0].id
+
+    def board(self, club_id: int) -> ClubBoard | None:
+        """What the club's live lobby shows and whom to (None: the club was closed)."""
+        with self.tx.reading() as db:
+            club = db.scalar(
+                select(Club)
+                .where(Club.id == club_id, Club.closed_at.is_(None))
+                .options(selectinload(Club.members))
+            )
+            if club is None:
+                return None
+            rules = _rules(db, club_id)
+            # The members' page and the 玩法 change together rarely: one number says whether either did.
+            said = (
+                club.name,
+                club.owner_id,
+                club.invite_token is not None,
+                tuple((member.user_id, member.role) for member in club.members),
+                tuple((saved.id, saved.name, repr(saved.card)) for saved in rules),
+            )
+            return ClubBoard(
+                members=frozenset(member.user_id for member in club.members),
+                tables=_open_tables(db, club_id),
+                club_version=hash(said),
+            )
 
     def close(self, number: str, user_id: int) -> None:
         """Close the club (the owner's): it is gone for every member."""
@@ -226,6 +261,17 @@ class Clubs:
             _require(actor, (OWNER,), "only the owner closes the club")
             club.closed_at = utcnow()
             club.invite_token = None
+
+
+def _open_tables(db: Session, club_id: int) -> list[RoomOut]:
+    rooms = db.scalars(
+        select(Room)
+        .where(Room.club_id == club_id, Room.status.in_(OPEN_TABLES))
+        .options(selectinload(Room.seats).selectinload(RoomSeat.user))
+        .order_by(Room.id.desc())
+    ).all()
+    # A dissolve vote is the table's own business (and its countdown would change every answer).
+    return [room_out(room).model_copy(update={"dissolve_vote": None}) for room in rooms]
 
 
 def _club(db: Session, number: str, *, lock: bool = False) -> Club:
