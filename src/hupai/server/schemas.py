@@ -181,6 +181,8 @@ class RoomOut(BaseModel):
     locked: bool = False  # the host let nobody new in
     watchers: str = "invited"  # who may watch: "invited" (with the link) or "anyone" (with the number)
     invite: str | None = None  # the invitation token: only in the answer to the host who opened the room
+    club: str | None = None  # a club's table: the club's number (its members come in without a link)
+    club_rules: str | None = None  # ... and the name of the 玩法 it was opened from
 
 
 class HistoryEntry(BaseModel):
@@ -325,6 +327,7 @@ class ClubMatchOut(BaseModel):
     status: str  # finished, or dissolved by a vote
     ended_at: datetime | None
     hands: int
+    hands_played: int  # fewer than ``hands`` when a vote dissolved the match
     players: list[MatchSeatOut]
 
 

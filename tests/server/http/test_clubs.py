@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 
 from hupai.server.http.deps import FAILED_LOOKUP_WEIGHT
-from hupai.server.storage.models import Club, Result, Room, User, utcnow
+from hupai.server.storage.models import Club, PlayedHand, Result, Room, User, utcnow
 
 from ...server_support import guest, server
 
@@ -143,6 +143,20 @@ def test_roles_removal_hand_over_and_close(client: TestClient) -> None:
     # removed: at once, the club is gone for them, and it is not in their list
     assert client.get(f"/api/clubs/{number}", headers=member).status_code == 404
     assert client.get("/api/clubs", headers=member).json() == []
+    # the link they joined by does not let them back; a link made since does (re-invited)
+    back = client.post(f"/api/clubs/{number}/join", json={"invite": token}, headers=member)
+    assert back.status_code == 403 and code(back) == "club_removed"
+    renewed = client.post(f"/api/clubs/{number}/invite", json={"open": True}, headers=admin).json()
+    again = client.post(
+        f"/api/clubs/{number}/join", json={"invite": token_in(renewed["link"])}, headers=member
+    )
+    assert again.status_code == 200, again.text
+    assert (
+        client.post(
+            f"/api/clubs/{number}/members/{by_name['成员']}/remove", json={}, headers=admin
+        ).status_code
+        == 200
+    )
     # a member leaves; the owner cannot, but hands the club over (not to a guest) and stays an admin
     assert client.post(f"/api/clubs/{number}/leave", json={}, headers=other).status_code == 200
     assert code(client.post(f"/api/clubs/{number}/leave", json={}, headers=owner)) == "owner_leaves"
@@ -220,6 +234,7 @@ def test_a_members_table_from_a_saved_rule_card(client: TestClient) -> None:
     assert table.status_code == 200, table.text
     room = table.json()
     assert room["hands"] == 4 and room["decision_seconds"] == 20
+    assert room["club"] == number and room["club_rules"] == "南京"  # whose table, from which 玩法
     # every answer about the club carries its 玩法, not only its page
     assert [
         r["name"]
@@ -282,9 +297,12 @@ def test_the_club_bounds_on_rule_cards_and_waiting_tables(client: TestClient) ->
     )
 
 
-def finished_match(client: TestClient, club: str, totals: dict[int | str, int], days_ago: float) -> int:
-    """A club match ended ``days_ago`` days ago, stored as a match's end stores it (a room and its
-    results): ``totals`` per player id, or per bot name. Returns the room's id."""
+def finished_match(
+    client: TestClient, club: str, totals: dict[int | str, int], days_ago: float, played: int = 4
+) -> int:
+    """A club match ended ``days_ago`` days ago after ``played`` hands, stored as a match's end stores
+    it (a room, its hands and its results): ``totals`` per player id, or per bot name. Returns the
+    room's id."""
     store = client.app.state.store  # type: ignore[attr-defined]
     with store.sessions.begin() as db:
         club_id = db.scalar(select(Club.id).where(Club.number == club))
@@ -304,6 +322,8 @@ def finished_match(client: TestClient, club: str, totals: dict[int | str, int], 
         )
         db.add(room)
         db.flush()
+        for hand in range(played):
+            db.add(PlayedHand(room_id=room.id, hand_index=hand, record={}, result={}))
         for seat, (player, total) in enumerate(totals.items()):
             rank = 1 + sum(other > total for other in totals.values())
             name = player if isinstance(player, str) else db.get(User, player).name
@@ -323,7 +343,7 @@ def test_standings_come_from_the_stored_results(client: TestClient) -> None:
     me, you = ids["圈主"], ids["牌友"]
     old = finished_match(client, number, {me: 30, you: -10, "电脑1": -10, "电脑2": -10}, days_ago=40)
     tied = finished_match(client, number, {"=SUM(A1)": -8, me: 8, you: 8, "电脑1": -8}, days_ago=0.01)
-    even = finished_match(client, number, {me: 0, you: 0, "电脑1": 0, "电脑2": 0}, days_ago=0.02)
+    even = finished_match(client, number, {me: 0, you: 0, "电脑1": 0, "电脑2": 0}, days_ago=0.02, played=2)
     everything = client.get(f"/api/clubs/{number}/standings", headers=friend).json()
     rows = {row["name"]: row for row in everything["standings"]}
     assert [row["name"] for row in everything["standings"]] == ["圈主", "牌友"]  # by total; bots are no one
@@ -344,6 +364,7 @@ def test_standings_come_from_the_stored_results(client: TestClient) -> None:
         "big_wins": 1,
     }
     assert [match["room_id"] for match in everything["matches"]] == [even, tied, old]  # the newest first
+    assert [match["hands_played"] for match in everything["matches"]] == [2, 4, 4]  # a vote ended one early
     assert everything["matches"][1]["players"][0] == {
         "seat": 0,
         "user_id": None,

@@ -146,8 +146,10 @@ async def open_table(
     """A member opens a table from a 玩法: a room of the club, which its members enter without a
     link and nobody else enters at all. Counted as any room opened from the asker's address."""
     await count_room_opened(request)
-    club_id, card = await run_in_threadpool(store.clubs.table_card, number, user.id, body.rules_id)
-    return await run_in_threadpool(lambda: store.rooms.create_room(user.id, card, club_id=club_id))
+    club_id, name, card = await run_in_threadpool(store.clubs.table_card, number, user.id, body.rules_id)
+    return await run_in_threadpool(
+        lambda: store.rooms.create_room(user.id, card, club_id=club_id, club_rules_name=name)
+    )
 
 
 @router.get("/api/clubs/{number}/standings")

@@ -19,7 +19,16 @@ from sqlalchemy.orm import Session, object_session, selectinload
 from hupai.server.errors import BadRequest, Conflict, Forbidden, NotFound
 from hupai.server.schemas import ClubMemberOut, ClubOut, ClubRulesOut, RoomIn, RoomOut
 from hupai.server.storage.admission import new_invite_token
-from hupai.server.storage.models import Club, ClubMember, ClubRules, Room, RoomSeat, User, utcnow
+from hupai.server.storage.models import (
+    Club,
+    ClubMember,
+    ClubRemoval,
+    ClubRules,
+    Room,
+    RoomSeat,
+    User,
+    utcnow,
+)
 from hupai.server.storage.outputs import room_out, rule_card
 from hupai.server.storage.rooms import checked_rules
 from hupai.server.storage.transactions import Transactions
@@ -110,6 +119,8 @@ class Clubs:
             club, member = membership(db, number, user_id, lock=True)
             _require(member, LEADERS, "only the club's owner and admins change its link")
             club.invite_token = new_invite_token() if open_ else None
+            if open_:
+                club.invite_made_at = utcnow()  # lets back those removed before it
             return club.invite_token
 
     def join(self, number: str, user_id: int, invite: str) -> ClubOut:
@@ -119,6 +130,14 @@ class Clubs:
                 return club_out(club, user_id)  # joined already: the link opened twice
             if club.invite_token is None or not secrets.compare_digest(club.invite_token, invite):
                 raise NotFound(f"no club {number} with this link", code="club_link")
+            removal = db.get(ClubRemoval, (club.id, user_id))
+            if removal is not None:
+                if removal.removed_at >= (club.invite_made_at or club.created_at):
+                    raise Forbidden(
+                        "you were taken out of this club: only a link made since lets you back",
+                        code="club_removed",
+                    )
+                db.delete(removal)  # re-invited
             if len(club.members) >= self.bounds.members_per_club:
                 raise Conflict(
                     "the club is full",
@@ -148,6 +167,7 @@ class Clubs:
             if not (actor.role == OWNER or (actor.role == ADMIN and target.role == MEMBER)):
                 raise Forbidden("only the owner removes admins; admins remove members")
             club.members.remove(target)
+            db.merge(ClubRemoval(club_id=club.id, user_id=member_id, removed_at=utcnow()))
             db.flush()
             return club_out(club, user_id)
 
@@ -212,11 +232,13 @@ class Clubs:
             db.flush()
             return club_out(club, user_id, _rules(db, club.id))
 
-    def table_card(self, number: str, user_id: int, rules_id: int) -> tuple[int, RoomIn]:
-        """For a member opening a table from a 玩法: the club's id and the room's settings."""
+    def table_card(self, number: str, user_id: int, rules_id: int) -> tuple[int, str, RoomIn]:
+        """For a member opening a table from a 玩法: the club's id, the 玩法's name and the room's
+        settings."""
         with self.tx.reading() as db:
             club, _member = membership(db, number, user_id)
-            return club.id, RoomIn.model_validate(_one_rules(db, club, rules_id).card)
+            saved = _one_rules(db, club, rules_id)
+            return club.id, saved.name, RoomIn.model_validate(saved.card)
 
     def tables(self, number: str, user_id: int) -> list[RoomOut]:
         """The club's tables waiting and in play, the newest first (its members')."""

@@ -92,6 +92,8 @@ class Room(Base):
     summary: Mapped[dict[str, Any] | None]  # the match's 大结算 once it has ended (match_end)
     # A club's table (opened from one of its 玩法): its members come in without a link, nobody else.
     club_id: Mapped[int | None] = mapped_column(ForeignKey("clubs.id"), index=True)
+    club_rules_name: Mapped[str | None] = mapped_column(String(32))  # the 玩法 it was opened from
+    club: Mapped[Club | None] = relationship()
 
     seats: Mapped[list[RoomSeat]] = relationship(order_by="RoomSeat.seat", cascade="all, delete-orphan")
     dissolve_votes: Mapped[list[DissolveVote]] = relationship(
@@ -213,6 +215,7 @@ class Club(Base):
     # The invitation link's token (a join needs it); None: the owner closed joining. Never sent to a
     # member who is not the owner or an admin.
     invite_token: Mapped[str | None] = mapped_column(String(32))
+    invite_made_at: Mapped[datetime | None]  # when the link was made (None: when the club was)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     closed_at: Mapped[datetime | None]  # a closed club is gone for everyone
 
@@ -232,6 +235,17 @@ class ClubMember(Base):
     joined_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     user: Mapped[User] = relationship()
+
+
+class ClubRemoval(Base):
+    """A member taken out of a club: the link they joined by no longer lets them back, only a link
+    made after it (the owner or an admin re-inviting them)."""
+
+    __tablename__ = "club_removals"
+
+    club_id: Mapped[int] = mapped_column(ForeignKey("clubs.id", ondelete="CASCADE"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    removed_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
 class ClubRules(Base):

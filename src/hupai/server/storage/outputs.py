@@ -59,6 +59,8 @@ def room_out(room: Room) -> RoomOut:
             for seat in room.seats
         ],
         dissolve_vote=vote_out(room, vote) if (vote := last_vote(room)) is not None else None,
+        club=room.club.number if room.club_id is not None and room.club is not None else None,
+        club_rules=room.club_rules_name,
     )
 
 

@@ -67,9 +67,12 @@ class Rooms:
         self.waiting_rooms_per_user = waiting_rooms_per_user
         self.waiting_tables_per_club = waiting_tables_per_club
 
-    def create_room(self, host_id: int, spec: RoomIn, *, club_id: int | None = None) -> RoomOut:
+    def create_room(
+        self, host_id: int, spec: RoomIn, *, club_id: int | None = None, club_rules_name: str | None = None
+    ) -> RoomOut:
         """The new room, with its invitation token (``invite``): only its host is ever answered with it.
-        ``club_id``: a club's table, for its members (at most ``waiting_tables_per_club`` waiting)."""
+        ``club_id``: a club's table, for its members (at most ``waiting_tables_per_club`` waiting),
+        opened from the 玩法 ``club_rules_name``."""
         preset_name, changed = checked_rules(spec)
         with self.tx.writing() as db:
             self._check_waiting_rooms(db, host_id)
@@ -94,6 +97,7 @@ class Rooms:
                 invite_token=new_invite_token(),
                 watchers=spec.watchers,
                 club_id=club_id,
+                club_rules_name=club_rules_name,
             )
             room.seats = [RoomSeat(seat=seat) for seat in range(SEATS)]
             room.seats[0].user_id = host_id

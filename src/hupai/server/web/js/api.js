@@ -97,6 +97,9 @@ export const api = {
   me: () => call("GET", "/api/me"),
   session: () => call("GET", "/api/session"),
   guest: (name, avatar = null) => call("POST", "/api/guest", avatar ? { name, avatar } : { name }),
+  // A guest who registers keeps their games and clubs: the server upgrades the guest in place.
+  register: (name, password) => call("POST", "/api/register", { name, password }),
+  login: (name, password) => call("POST", "/api/login", { name, password }),
   avatar: (avatar) => call("PUT", "/api/me/avatar", { avatar }),
   logout: (everywhere = false) => call("POST", "/api/logout", everywhere ? { everywhere: true } : {}),
   history: () => call("GET", "/api/me/history"),
@@ -117,6 +120,24 @@ export const api = {
   hands: (number) => call("GET", withInvite(`/api/rooms/${number}/hands`, number)),
   replay: (number, index) => call("GET", withInvite(`/api/rooms/${number}/hands/${index}/replay`, number)),
   record: (number, index) => call("GET", withInvite(`/api/rooms/${number}/hands/${index}/record`, number)),
+  // 亲友圈 (docs/protocol.md): a club is answered by number to its members only (404 to anyone else).
+  clubs: () => call("GET", "/api/clubs"),
+  createClub: (name) => call("POST", "/api/clubs", { name }),
+  club: (number) => call("GET", `/api/clubs/${number}`),
+  clubInvite: (number) => call("GET", `/api/clubs/${number}/invite`),
+  clubJoining: (number, open) => call("POST", `/api/clubs/${number}/invite`, { open }),
+  joinClub: (number, invite) => call("POST", `/api/clubs/${number}/join`, { invite }),
+  leaveClub: (number) => call("POST", `/api/clubs/${number}/leave`, {}),
+  removeMember: (number, userId) => call("POST", `/api/clubs/${number}/members/${userId}/remove`, {}),
+  memberRole: (number, userId, role) => call("POST", `/api/clubs/${number}/members/${userId}/role`, { role }),
+  handOver: (number, userId) => call("POST", `/api/clubs/${number}/owner`, { user_id: userId }),
+  closeClub: (number) => call("POST", `/api/clubs/${number}/close`, {}),
+  saveClubRules: (number, name, card) => call("POST", `/api/clubs/${number}/rules`, { name, card }),
+  dropClubRules: (number, id) => call("POST", `/api/clubs/${number}/rules/${id}/delete`, {}),
+  clubTables: (number) => call("GET", `/api/clubs/${number}/tables`),
+  openClubTable: (number, rulesId) => call("POST", `/api/clubs/${number}/tables`, { rules_id: rulesId }),
+  standings: (number, period, before = null) =>
+    call("GET", `/api/clubs/${number}/standings?period=${period}${before === null ? "" : `&before=${before}`}`),
   // A refused description comes back as an answer (200 with `error`), thrown here like any refusal.
   score: async (spec) => {
     const answer = await call("POST", "/api/score?refusals=inline", spec);

@@ -1,5 +1,6 @@
 // The page: a small hash router over the lobby, a room (waiting room and table), an invitation link
-// (#/join/NNNNNN/<token>), history, replays and the score calculator. Each view is a module with
+// (#/join/NNNNNN/<token>), history, clubs (#/clubs, #/club/NNNNNNNN and its link
+// #/club/NNNNNNNN/<token>), replays and the score calculator. Each view is a module with
 // `show(root, params)` returning a cleanup function.
 
 import { clearLanguageListeners, language, languageChanged, setLanguage, t, translate } from "./i18n.js";
@@ -11,6 +12,9 @@ const ROUTES = [
   [/^#\/join\/([^/]*)(?:\/([^/]*))?$/, () => import("./join.js")],
   [/^#\/replay\/(\d{6})\/(\d+)$/, () => import("./replay.js")],
   [/^#\/history$/, () => import("./history.js")],
+  [/^#\/clubs$/, () => import("./clubs.js")],
+  [/^#\/club\/(\d+)\/([^/]+)$/, () => import("./clubjoin.js")],
+  [/^#\/club\/(\d+)$/, () => import("./club.js")],
   [/^#\/calc$/, () => import("./calc.js")],
   [/^.*$/, () => import("./lobby.js")],
 ];

@@ -37,11 +37,25 @@ export async function show(root, [number]) {
     return null;
   }
   const [room, cards] = await Promise.all([api.room(number), api.rulesets()]);
-  if (isPlayer(room, user)) await loadInvite(number); // the invitation is for its players to share
+  // The invitation is for its players to share; a club's table has none to share (its members come
+  // in without a link, and nobody else does).
+  if (isPlayer(room, user) && !room.club) await loadInvite(number);
   const labels = Object.fromEntries(cards.map((card) => [card.ruleset, card.labels]));
   const table = new TableClient(root, number, user, room, labels);
   table.connect();
   return () => table.close();
+}
+
+// A club's table in place of the invitation: its members sit without a link; the way back to the
+// club; and the host may still lock it (nobody new, members or not).
+function clubLineHtml(room, host) {
+  const lock = host
+    ? `<button type="button" data-role="lock" aria-pressed="${room.locked}">${t(room.locked ? "invite.unlock" : "invite.lock")}</button>`
+    : "";
+  return `<section class="club-table-line" data-role="club-table-line">
+    <p>${t(room.locked ? "invite.lockedLead" : "room.clubTable")}</p>
+    <a class="button" href="#/club/${escapeHtml(room.club)}" data-role="to-club">${t("room.toClub")}</a>${lock}
+  </section>`;
 }
 
 function isPlayer(room, user) {
@@ -387,10 +401,10 @@ class TableClient {
     this.root.innerHTML = "";
     const page = html(`<section class="waiting">
       <h1>${t("room.title")} <span class="room-number" data-role="number">${this.number}</span>${room.locked ? ` <span class="room-locked" data-role="locked">🔒 ${t("room.locked")}</span>` : ""}</h1>
-      <p class="muted">${t("room.share")} · ${escapeHtml(pick(room.rules.zh, room.rules.en))} · ${t("lobby.hands")} ${room.hands}</p>
+      <p class="muted">${room.club ? `<b data-role="club-rules">${escapeHtml(room.club_rules || t("room.clubTableShort"))}</b>` : t("room.share")} · ${escapeHtml(pick(room.rules.zh, room.rules.en))} · ${t("lobby.hands")} ${room.hands}</p>
       <ul class="seats">${seats}</ul>
       <p class="actions">${actions.join(" ")}</p>
-      ${inviteHtml(this.number, { host, locked: room.locked, player: mine !== null || host })}
+      ${room.club ? clubLineHtml(room, host) : inviteHtml(this.number, { host, locked: room.locked, player: mine !== null || host })}
       <details class="rules"><summary>${t("lobby.ruleCard")}</summary>${ruleCardHtml(card)}</details>
     </section>`);
     this.root.append(page);
