@@ -27,6 +27,7 @@ from hupai.hand import HandSizeError, decompositions, is_win, shanten, waits
 from hupai.hand.efficiency import DiscardOption, accepting_tiles, discard_options, unseen_counts
 from hupai.replay import ReplayResult, verify_record
 from hupai.replay import replay as replay_record
+from hupai.review import DEFAULT_WORLDS as DEFAULT_REVIEW_WORLDS
 from hupai.rules import RuleError, load_ruleset
 from hupai.tiles import NUM_KINDS, NotationError, format_tiles, parse_counts, parse_tiles, tile_name
 
@@ -354,6 +355,73 @@ def replay(
             f"{seat}:{name} {total:+d}"
             for seat, (name, total) in enumerate(zip(record.seats, result.match.totals, strict=True))
         )
+    )
+
+
+@app.command()
+def review(
+    path: Annotated[Path, typer.Argument(help="A hupai-record/1 JSON file.")],
+    seat: Annotated[int, typer.Option(help="The seat reviewed (0-3): only what it saw is used.")],
+    worlds: Annotated[
+        int, typer.Option(min=2, help="Worlds a decision: every choice is played in each.")
+    ] = DEFAULT_REVIEW_WORLDS,
+    seed: Annotated[int, typer.Option(help="The same record, seat, seed and worlds: the same review.")] = 0,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the review as JSON (docs/review.md).")
+    ] = False,
+) -> None:
+    """复盘: weigh every decision of one seat by search, and mark the player's choices."""
+    from hupai.review import review as review_record
+
+    try:
+        record = read_record(load_record_json(path))
+        if as_json:
+            result = review_record(record, seat, worlds=worlds, seed=seed)
+        else:
+            with Progress(*_progress_columns(), console=console, transient=True) as bar:
+                task = bar.add_task("复盘 review", total=len(record.hands))
+                result = review_record(
+                    record,
+                    seat,
+                    worlds=worlds,
+                    seed=seed,
+                    progress=lambda done, _total: bar.update(task, completed=done),
+                )
+    except (RecordError, RuleError, ValueError) as error:
+        _fail(f"{path}: {error}")
+    if as_json:
+        print(json.dumps(result.as_dict(), ensure_ascii=False, indent=2))
+        return
+    _print_review(result, record.seats[seat])
+
+
+def _print_review(result: Any, name: str) -> None:
+    from hupai.review import MISTAKE, action_label
+
+    marks = {"best": "[green]✓ best[/]", "close": "[yellow]≈ close[/]", MISTAKE: "[red]✗ mistake[/]"}
+    for hand in result.hands:
+        table = Table(title=f"第{hand.hand + 1}局 hand {hand.hand + 1}", title_justify="left")
+        for column in ("#", "kind", "played", "verdict", "best choice", "cost"):
+            table.add_column(column)
+        for decision in hand.decisions:
+            played = decision.choices[decision.played]
+            best = decision.choices[0]
+            table.add_row(
+                str(decision.index),
+                decision.kind,
+                f"{action_label(played.action)} {played.mean:+.2f}",
+                marks[decision.verdict],
+                f"{action_label(best.action)} {best.mean:+.2f} [{best.low:+.1f}, {best.high:+.1f}]",
+                f"{decision.cost:.2f}" if decision.verdict != "best" else "",
+            )
+        console.print(table)
+    summary = result.summary
+    agreement = summary["agreement"]
+    console.print(
+        f"{name}, seat {result.seat}: {summary['decisions']} decisions, "
+        f"{0 if agreement is None else agreement:.0%} as the search's best, {summary['close']} close, "
+        f"{summary['mistakes']} mistakes costing about {summary['cost']:.1f} points "
+        f"({result.worlds} worlds a decision, seed {result.seed})"
     )
 
 

@@ -202,7 +202,9 @@ def _neighbours(counts: Sequence[int], tile: int) -> int:
     return near
 
 
-def determinized(state: HandState, view: SeatView, rng: random.Random, *, settle: bool = True) -> HandState:
+def determinized(
+    state: HandState, view: SeatView, rng: random.Random, *, settle: bool = True, read_melds: bool = False
+) -> HandState:
     """A copy of ``state`` in which what ``view``'s seat cannot see is dealt anew at random: the other
     seats' concealed tiles, the wall still to be drawn and the kinds of the other seats' face-down
     kongs, all from one shuffled pool. That pool holds exactly the tiles the seat has not seen (all
@@ -215,7 +217,12 @@ def determinized(state: HandState, view: SeatView, rng: random.Random, *, settle
     each other seat's dealt hand then plays over its turns so far: for every tile it has discarded it
     draws one from the undrawn pool and lets go what the rollouts' policy would (the tile let go goes
     back into the pool). Which tiles lie where still depends only on the pool and on what is public
-    (how many tiles each seat has discarded), and every tile stays where the count says it is."""
+    (how many tiles each seat has discarded), and every tile stays where the count says it is.
+
+    ``read_melds`` (the review's, :mod:`hupai.review`): a seat whose two or more melds are all of one
+    suit is going for 清一色 in plain sight: its hidden tiles are dealt from that suit first, and its
+    settling keeps them, letting go the others first (the search bot's play, measured without it,
+    is unchanged)."""
     seat = view.seat
     assert seat is not None
     world = state.copy()
@@ -244,16 +251,20 @@ def determinized(state: HandState, view: SeatView, rng: random.Random, *, settle
         for _ in range(4):
             pool.remove(meld.tile)
     hands: list[list[int]] = []
-    for other in others:
+    suits = [_flush_suit(view, other) if read_melds else None for other in others]
+    for other, suit in zip(others, suits, strict=True):
         size = sum(world.seats[other].counts)
-        hand, pool = pool[:size], pool[size:]
+        if suit is None:
+            hand, pool = pool[:size], pool[size:]
+        else:  # its hidden tiles are of its suit first, as far as the pool has them
+            hand, pool = _suit_first(pool, suit, size)
         counts = [0] * len(world.seats[other].counts)
         for kind in hand:
             counts[kind] += 1
         hands.append(counts)
     if settle and pool:
         turns = [len(view.seats[other].discards) for other in others]
-        _settle(hands, turns, pool, world.laizi, rng)
+        _settle(hands, turns, pool, world.laizi, rng, suits=suits)
     for other, counts in zip(others, hands, strict=True):
         seated = world.seats[other]
         seated.counts = counts
@@ -266,13 +277,41 @@ def determinized(state: HandState, view: SeatView, rng: random.Random, *, settle
     return world
 
 
+def _suit_first(pool: list[int], suit: int, size: int) -> tuple[list[int], list[int]]:
+    """``size`` tiles from the (shuffled) pool, those of ``suit`` first; and the pool left."""
+    inside = [place for place, kind in enumerate(pool) if kind // 9 == suit][:size]
+    taken = set(inside)
+    outside = [place for place in range(len(pool)) if place not in taken][: size - len(inside)]
+    taken.update(outside)
+    return [pool[place] for place in inside + outside], [
+        kind for place, kind in enumerate(pool) if place not in taken
+    ]
+
+
+def _flush_suit(view: SeatView, seat: int) -> int | None:
+    """The suit all of a seat's (two or more) shown melds are of, if they are all of one suit."""
+    suits = {meld.tile // 9 for meld in view.seats[seat].melds if meld.tile is not None}
+    if len(view.seats[seat].melds) < 2 or len(suits) != 1:
+        return None
+    (suit,) = suits
+    return suit if suit < HONOURS // 9 else None
+
+
 def _settle(
-    hands: Sequence[list[int]], turns: Sequence[int], pool: list[int], laizi: int | None, rng: random.Random
+    hands: Sequence[list[int]],
+    turns: Sequence[int],
+    pool: list[int],
+    laizi: int | None,
+    rng: random.Random,
+    *,
+    suits: Sequence[int | None] | None = None,
 ) -> None:
     """Play each hand (counts) over its ``turns``, in turn order: draw a tile from ``pool`` and put
-    back the one the rollouts' policy lets go (so the pool keeps its size)."""
+    back the one the rollouts' policy lets go (so the pool keeps its size); a hand with a suit in
+    ``suits`` lets go tiles of other suits first."""
+    kept_suits = suits if suits is not None else [None] * len(hands)
     for turn in range(max(turns, default=0)):
-        for counts, played in zip(hands, turns, strict=True):
+        for counts, played, suit in zip(hands, turns, kept_suits, strict=True):
             if turn >= played:
                 continue
             spot = rng.randrange(len(pool))
@@ -281,6 +320,8 @@ def _settle(
             if laizi is not None:
                 jokers, counts[laizi] = counts[laizi], 0
             kept = [kind for kind in range(len(counts)) if counts[kind]]
+            if suit is not None and any(kind // 9 != suit for kind in kept):
+                kept = [kind for kind in kept if kind // 9 != suit]
             let_go = min(kept, key=lambda kind: _quick_key(counts, kind, jokers)) if kept else laizi
             if laizi is not None:
                 counts[laizi] = jokers
