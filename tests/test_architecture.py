@@ -86,8 +86,9 @@ SERVER_FLOORS: dict[str, set[str]] = {
     "cluster": {"", "storage", "table"},
     "tables": {"", "storage", "table", "cluster"},
     "club_lobby": {"", "storage"},
-    "http": {"", "guards", "storage", "table", "cluster", "tables", "club_lobby"},
-    "app": {"", "guards", "storage", "table", "cluster", "tables", "club_lobby", "http"},
+    "review_runs": {"", "storage", "table"},
+    "http": {"", "guards", "storage", "table", "cluster", "tables", "club_lobby", "review_runs"},
+    "app": {"", "guards", "storage", "table", "cluster", "tables", "club_lobby", "review_runs", "http"},
 }
 # Inside the table, its parts in the order they may use each other (each only those before it).
 TABLE_PARTS = (
@@ -115,7 +116,7 @@ def _room_of(module: str) -> str:
     if not parts:
         return ""
     head = parts[0]
-    if head in ("app", "tables", "club_lobby") or (SERVER / head).is_dir():
+    if head in ("app", "tables", "club_lobby", "review_runs") or (SERVER / head).is_dir():
         return head
     return ""
 

@@ -29,7 +29,18 @@ from typing import Any
 
 from hupai.bots.search import candidate_actions, determinized, roll_out
 from hupai.bots.strong import StrongBot
-from hupai.game.actions import Action, Chow, DeclareReady, Discard, Kong, Lay, Pass, Pong, Win
+from hupai.game.actions import (
+    Action,
+    Chow,
+    DeclareReady,
+    Discard,
+    Kong,
+    Lay,
+    Pass,
+    Pong,
+    Win,
+    action_from_dict,
+)
 from hupai.game.engine import legal_actions, shuffled_deal, step
 from hupai.game.match import Match
 from hupai.game.model import HandState, Phase
@@ -41,6 +52,7 @@ from hupai.game.record import (
     action_as_dict,
     apply_action,
     close_open_window,
+    read_record,
 )
 from hupai.game.view import SeatView
 from hupai.game.view import view as view_of
@@ -48,7 +60,17 @@ from hupai.replay import replay
 from hupai.rules import load_ruleset
 from hupai.tiles import format_tiles
 
-__all__ = ["DEFAULT_WORLDS", "Choice", "Decision", "HandReview", "Review", "action_label", "review", "weigh"]
+__all__ = [
+    "DEFAULT_WORLDS",
+    "Choice",
+    "Decision",
+    "HandReview",
+    "Review",
+    "action_label",
+    "review",
+    "review_hand",
+    "weigh",
+]
 
 DEFAULT_WORLDS = 24  # worlds a decision: a 16-hand match in well under a minute of one core (docs/review.md)
 CONFIDENCE = 2.0  # standard errors by which the best choice must beat the player's to call it a mistake
@@ -101,6 +123,38 @@ class HandReview:
     def summary(self) -> dict[str, Any]:
         return _summary(self.decisions)
 
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "hand": self.hand,
+            "skipped": self.skipped,
+            "summary": self.summary,
+            "decisions": [_decision_dict(decision) for decision in self.decisions],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> HandReview:
+        """A hand's review from its JSON form (as a worker process sends it back: the figures as
+        written, to two decimals)."""
+        decisions = tuple(
+            Decision(
+                hand=data["hand"],
+                index=item["index"],
+                kind=item["kind"],
+                choices=tuple(
+                    Choice(action_from_dict(choice["action"]), choice["mean"], choice["low"], choice["high"])
+                    for choice in item["choices"]
+                ),
+                played=item["played"],
+                verdict=item["verdict"],
+                cost=item["cost"],
+                spread=item["spread"],
+                margin=item["margin"],
+                worlds=item["worlds"],
+            )
+            for item in data["decisions"]
+        )
+        return cls(data["hand"], decisions, data["skipped"])
+
 
 @dataclass(frozen=True)
 class Review:
@@ -127,15 +181,7 @@ class Review:
             "seed": self.seed,
             "worlds": self.worlds,
             "summary": self.summary,
-            "hands": [
-                {
-                    "hand": hand.hand,
-                    "skipped": hand.skipped,
-                    "summary": hand.summary,
-                    "decisions": [_decision_dict(decision) for decision in hand.decisions],
-                }
-                for hand in self.hands
-            ],
+            "hands": [hand.as_dict() for hand in self.hands],
         }
 
 
@@ -149,25 +195,44 @@ def review(
 ) -> Review:
     """Review ``seat``'s decisions in every hand of ``record`` (checked by replaying it first).
     ``progress(done, total)`` is called after each hand."""
+    check_asked(record, seat, worlds)
+    replay(record)  # a record that does not replay is refused with its reason (RecordError)
+    hands = []
+    for index in range(len(record.hands)):
+        hands.append(review_hand(record, seat, index, worlds=worlds, seed=seed))
+        if progress is not None:
+            progress(index + 1, len(record.hands))
+    return Review(record.ruleset, seat, seed, worlds, tuple(hands))
+
+
+def check_asked(record: MatchRecord, seat: int, worlds: int) -> None:
     if not 0 <= seat < len(record.seats):
         raise ValueError(f"seat is 0 to {len(record.seats) - 1}, not {seat}")
     if worlds < 2:
         raise ValueError("a review needs at least 2 worlds a decision (for its intervals)")
-    replay(record)  # a record that does not replay is refused with its reason (RecordError)
-    ruleset = load_ruleset(record.ruleset, record.options)
-    match = Match(ruleset, seed=record.seed or 0, seats=record.seats, dealer=record.hands[0].dealer)
-    hands = []
-    for index, hand in enumerate(record.hands):
-        state = _start(match, hand)
-        decisions, skipped, ended = _review_hand(state, hand, index, seat, worlds=worlds, seed=seed)
-        hands.append(HandReview(index, tuple(decisions), skipped))
-        if progress is not None:
-            progress(index + 1, len(record.hands))
-        if ended:
-            break
+
+
+def review_hand(record: MatchRecord, seat: int, index: int, *, worlds: int, seed: int) -> HandReview:
+    """One hand's review, the same as in :func:`review` (the server reviews a match a hand at a time,
+    in its search pool, to show its progress): the hands before it are replayed to reach it."""
+    check_asked(record, seat, worlds)
+    match = Match(
+        load_ruleset(record.ruleset, record.options),
+        seed=record.seed or 0,
+        seats=record.seats,
+        dealer=record.hands[0].dealer,
+    )
+    for earlier in record.hands[:index]:
+        state = _start(match, earlier)
+        for action in earlier.actions:
+            if isinstance(action, Escape | Dissolve):
+                raise ValueError(f"the match ended before hand {index}")
+            apply_action(state, action)
         close_open_window(state)
         match.finish_hand(state)
-    return Review(record.ruleset, seat, seed, worlds, tuple(hands))
+    state = _start(match, record.hands[index])
+    decisions, skipped = _review_hand(state, record.hands[index], index, seat, worlds=worlds, seed=seed)
+    return HandReview(index, tuple(decisions), skipped)
 
 
 def _start(match: Match, hand: HandRecord) -> HandState:
@@ -180,14 +245,14 @@ def _start(match: Match, hand: HandRecord) -> HandState:
 
 def _review_hand(
     state: HandState, hand: HandRecord, index: int, seat: int, *, worlds: int, seed: int
-) -> tuple[list[Decision], int, bool]:
-    """The seat's decisions in one hand, the windows skipped, and whether the match ended in it."""
+) -> tuple[list[Decision], int]:
+    """The seat's decisions in one hand, and the windows skipped (up to an escape or a dissolve)."""
     decisions: list[Decision] = []
     skipped = 0
     strong = StrongBot(seed)
     for number, action in enumerate(hand.actions):
         if isinstance(action, Escape | Dissolve):
-            return decisions, skipped, True
+            break
         played = _decided_here(state, seat, action)
         if played is not None:
             decision = weigh(
@@ -198,7 +263,7 @@ def _review_hand(
         elif _claim_taken_over(state, seat, action):
             skipped += 1
         apply_action(state, action)
-    return decisions, skipped, False
+    return decisions, skipped
 
 
 def _decided_here(state: HandState, seat: int, action: Action) -> Action | None:
@@ -418,3 +483,10 @@ def action_label(action: Action) -> str:
             shown = f" {format_tiles([tile])}" if isinstance(tile, int) else ""
             return f"{zh}{shown} {en}"
     return type(action).__name__
+
+
+def review_hand_job(job: tuple[dict[str, Any], int, int, int, int]) -> dict[str, Any]:
+    """:func:`review_hand` in a worker process: (the record's JSON, seat, hand, worlds, seed) in, the
+    hand's review as JSON out (:meth:`HandReview.from_dict` reads it back)."""
+    data, seat, index, worlds, seed = job
+    return review_hand(read_record(data), seat, index, worlds=worlds, seed=seed).as_dict()

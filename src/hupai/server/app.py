@@ -30,7 +30,7 @@ from hupai import __version__
 from hupai.server.club_lobby import ClubLobbies
 from hupai.server.cluster.leases import Leases
 from hupai.server.cluster.relay import Cluster
-from hupai.server.cluster.remote import CLUBS
+from hupai.server.cluster.remote import CLUBS, new_node_id
 from hupai.server.errors import Busy, RateLimited, StoreError
 from hupai.server.guards.bounds import BodyGuard, validation_details
 from hupai.server.guards.edge import RequestGuard, log_config
@@ -47,6 +47,7 @@ from hupai.server.http import (
     site,
     socket,
 )
+from hupai.server.review_runs import ReviewRuns
 from hupai.server.settings import (
     ALLOWED_HOSTS_ENV,
     DATABASE_ENV,
@@ -64,7 +65,7 @@ from hupai.server.storage.database import connect, migrate, outage, release
 from hupai.server.storage.store import Store
 from hupai.server.storage.upkeep import Cleanup
 from hupai.server.table.messages import RoomChanged
-from hupai.server.table.searches import close_pools
+from hupai.server.table.searches import close_pools, pool_for
 from hupai.server.tables import Tables
 
 STORAGE_RETRY_SECONDS = 2
@@ -152,6 +153,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.store = store
         club_lobbies = app.state.club_lobbies = _club_lobbies(store, cluster, settings)
         unwatch_clubs = watch_club_changes(store.sessions, club_lobbies.written)
+        reviews = app.state.reviews = ReviewRuns(
+            store,
+            lambda: pool_for(settings.search_workers),
+            node=cluster.node if cluster is not None else new_node_id(),
+            at_once=settings.reviews_at_once,
+            worlds=settings.review_worlds,
+        )
         limits = Limits(settings, cluster.redis if cluster is not None else None)
         app.state.limits = limits
         app.state.sockets = limits.sockets
@@ -165,6 +173,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         cleaner.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await cleaner
+        await reviews.close()
         await _stop_tables(tables)
         unwatch_clubs()
         await club_lobbies.close()

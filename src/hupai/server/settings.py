@@ -75,6 +75,9 @@ class Settings:
     # Searching bots (大师) think in this many processes; a turn waits for a search this long at most.
     search_workers: int = 1
     search_seconds: float = 3.0
+    # 复盘 (issue 50): reviews under way at once in a process, and the worlds each decision is weighed in.
+    reviews_at_once: int = 2
+    review_worlds: int = 24
     # Guests and rooms.
     guests_per_address_per_hour: int = 60
     rooms_per_address_per_hour: int = 60
@@ -155,6 +158,8 @@ LIMITS = (
     "hash_workers",
     "search_workers",
     "search_seconds",
+    "reviews_at_once",
+    "review_worlds",
     "guests_per_address_per_hour",
     "rooms_per_address_per_hour",
     "room_lookups_per_address_per_minute",

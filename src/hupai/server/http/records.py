@@ -7,11 +7,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from fastapi import APIRouter, Response
+from fastapi import APIRouter, Request, Response
 from starlette.concurrency import run_in_threadpool
 
-from hupai.server.http.deps import RoomDep, StoreDep
+from hupai.server.http.deps import RoomDep, StoreDep, UserDep
 from hupai.server.replays import replay_frames
+from hupai.server.review_runs import ReviewRuns
 
 router = APIRouter()
 
@@ -64,3 +65,18 @@ async def hand_replay(number: str, index: int, found: RoomDep, store: StoreDep) 
 async def match_record(number: str, found: RoomDep, store: StoreDep, download: bool = False) -> Response:
     record = await run_in_threadpool(store.records.match_record, number)
     return _json_file(record, f"hupai-{number}.json" if download else None)
+
+
+@router.post("/api/rooms/{number}/review")
+async def ask_review(number: str, found: RoomDep, request: Request, user: UserDep) -> dict[str, Any]:
+    """复盘 of the asker's own seat in a finished match (its players'): made (``review``), or under
+    way with its progress (``hands_done`` of ``hands``); asked again, it is answered as it stands."""
+    runs: ReviewRuns = request.app.state.reviews
+    return await runs.ask(number, user.id)
+
+
+@router.get("/api/rooms/{number}/review")
+async def review_state(number: str, found: RoomDep, request: Request, user: UserDep) -> dict[str, Any]:
+    """The asker's review as it stands (404 ``review_none`` before it was asked for)."""
+    runs: ReviewRuns = request.app.state.reviews
+    return await runs.seen(number, user.id)

@@ -260,3 +260,21 @@ class ClubRules(Base):
     card: Mapped[dict[str, Any]]  # a RoomIn: preset, options, hands, seconds, bots, watchers
     created_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Review(Base):
+    """复盘 of one seat of a finished match (issue 50): under way on one process (``node``, which
+    writes ``hands_done`` as each hand is reviewed), done (``result``: ``hupai-review/1``), or failed.
+    One row per room, seat and budget: a review asked twice is made once."""
+
+    __tablename__ = "reviews"
+
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(primary_key=True)
+    worlds: Mapped[int] = mapped_column(primary_key=True)
+    status: Mapped[str] = mapped_column(String(8))  # running / done / failed
+    hands_done: Mapped[int]
+    hands: Mapped[int]
+    result: Mapped[dict[str, Any] | None]
+    node: Mapped[str | None] = mapped_column(String(80))
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)

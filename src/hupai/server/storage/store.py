@@ -2,7 +2,7 @@
 concern: ``accounts`` (guests, players, sessions), ``rooms`` (before and around a match),
 ``invitations`` (who may come in), ``clubs`` (亲友圈) and their ``standings``, ``votes``
 (the dissolve vote), ``play`` (a match's moves, contributions and ends), ``records`` (history and
-records read back) and ``upkeep``.
+records read back), ``reviews`` (复盘) and ``upkeep``.
 
 Web handlers call it from the thread pool; table tasks call it through ``asyncio.to_thread``, and
 store their moves through ``moves`` (:mod:`~hupai.server.storage.group_commit`). Each method is one
@@ -21,6 +21,7 @@ from hupai.server.storage.group_commit import MoveWriter
 from hupai.server.storage.invitations import Invitations
 from hupai.server.storage.play import Play
 from hupai.server.storage.records import Records
+from hupai.server.storage.reviews import Reviews
 from hupai.server.storage.rooms import Rooms
 from hupai.server.storage.standings import Standings
 from hupai.server.storage.transactions import Transactions
@@ -56,6 +57,7 @@ class Store:
         self.standings = Standings(tx)
         self.play = Play(tx)
         self.records = Records(tx)
+        self.reviews = Reviews(tx)
         self.upkeep = Upkeep(tx)
         self.votes = Votes(tx)
         # A table's moves, grouped with other tables' in one transaction: one writer per process,

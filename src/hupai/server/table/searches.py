@@ -19,7 +19,7 @@ import multiprocessing
 import os
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -180,6 +180,17 @@ class SearchPool:
         finally:
             self.under_way -= 1
         return None if data is None else action_from_dict(data)
+
+    async def run(self, work: Callable[[Any], Any], job: Any) -> Any:
+        """Other long work in the pool (a 复盘's hand, :mod:`hupai.server.review_runs`): not counted
+        against the searches' queue, so that it never makes a bot play weaker for long; a broken pool
+        is replaced at the next call and the error raised."""
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._pool(), work, job)
+        except BrokenProcessPool:
+            self.close()
+            raise
 
     def close(self) -> None:
         if self._executor is not None:
