@@ -99,6 +99,20 @@ def test_a_choice_as_good_as_the_best_is_never_a_mistake() -> None:
     assert _verdict(TURN, [discard("1m"), discard("2m")], noisy, 1, 4).verdict == CLOSE
 
 
+@pytest.mark.parametrize("ruleset", ["nanjing", "nanning", "enshi"])
+def test_a_cost_is_never_below_nothing_and_a_mistake_clears_its_bars(ruleset: str) -> None:
+    """Whatever the choice and however few the worlds (where a mistake's second measure may even put
+    the player ahead), the best beat it by 0 or more; a mistake's cost clears both bars."""
+    for state in list(efficiency_turns(ruleset, 5, seat=0))[:10]:
+        for played in view(state, 0).legal:
+            decision = weigh(state, 0, played, worlds=3, key="bars")
+            if decision is None:
+                continue
+            assert decision.cost >= 0 and decision.choices[decision.played].action == played
+            if decision.verdict == MISTAKE:
+                assert decision.cost >= decision.margin and decision.cost > 2 * decision.spread
+
+
 def test_the_played_best_is_marked_best_in_play() -> None:
     """In hands played by efficiency bots: whenever the choice played has the best mean, it is best."""
     checked = 0

@@ -60,6 +60,7 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         deal_wait_seconds=2.0,
         guests_per_address_per_hour=quota,
         rooms_per_address_per_hour=quota,
+        review_worlds=8,  # 复盘's figures are tests/test_review.py's; here the page shows them
     ):
         yield f"http://127.0.0.1:{port}/"
 

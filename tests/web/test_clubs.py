@@ -142,6 +142,25 @@ def test_a_club_plays_a_match_keeps_its_standings_and_drops_a_member(  # noqa: P
     expect(match.locator('[data-role="replay"]')).to_have_count(4)
     shoot_both(owner, "standings")
 
+    # 复盘 (issue 50): the owner opens the match's first hand and asks for the review of their seat;
+    # its progress shows, then each of their decisions with its verdict, and the summaries.
+    match.locator('[data-role="replay"]').first.click()
+    owner.click('[data-role="review"]')
+    expect(owner.locator('[data-role="review-decision"]').first).to_be_visible(timeout=90_000)
+    marks = set(
+        owner.locator('[data-role="review-decision"]').evaluate_all(
+            "(items) => items.map((item) => item.dataset.verdict)"
+        )
+    )
+    assert marks and marks <= {"best", "close", "mistake"}, marks
+    expect(owner.locator('[data-role="review-panel"] .review-summary')).to_have_count(
+        2
+    )  # the hand and the match
+    owner.locator('[data-role="review-decision"] button').last.click()  # opens that decision's frame
+    expect(owner.locator('[data-role="review-decision"].current')).to_have_count(1)
+    shoot_both(owner, "review")
+    owner.goto(f"{base_url}#/club/{club}")
+
     # The owner takes 小北 out: 小北's open club page says so at once.
     tab(north, "tables")
     tab(owner, "members")

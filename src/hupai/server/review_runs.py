@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from hupai.review import DEFAULT_WORLDS, HandReview, Review, review_hand_job
-from hupai.server.errors import Busy, NotFound, RateLimited
+from hupai.server.errors import Busy, RateLimited
 from hupai.server.storage.reviews import DONE, ReviewState
 from hupai.server.storage.store import Store
 from hupai.server.table.searches import SearchPool
@@ -50,11 +50,8 @@ class ReviewRuns:
         """The asker's review of their seat: made, under way (with its progress), or started here."""
         mine = self.players.get(user_id)
         if mine is not None:  # one under way here: this one is answered only if it is that one or done
-            try:
-                state = await asyncio.to_thread(self.store.reviews.seen, number, user_id, self.worlds)
-            except NotFound:
-                state = None
-            if state is None or (state.status != DONE and _key(state) != mine):
+            state = await asyncio.to_thread(self.store.reviews.seen, number, user_id, self.worlds)
+            if state.status != DONE and _key(state) != mine:
                 raise RateLimited("one review at a time: yours is under way", 5)
             return state.said()
         if len(self.running) >= self.at_once:

@@ -77,7 +77,7 @@ class Settings:
     search_seconds: float = 3.0
     # 复盘 (issue 50): reviews under way at once in a process, and the worlds each decision is weighed in.
     reviews_at_once: int = 2
-    review_worlds: int = 24
+    review_worlds: int = 48
     # Guests and rooms.
     guests_per_address_per_hour: int = 60
     rooms_per_address_per_hour: int = 60

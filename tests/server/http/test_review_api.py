@@ -65,7 +65,7 @@ def test_a_player_reviews_their_own_seat_once_and_nobody_else_may(client: TestCl
     stranger = guest(client, "路人")
     refused = client.post(f"/api/rooms/{number}/review{with_invite(number)}", json={}, headers=stranger)
     assert refused.status_code == 403 and refused.json()["error"]["code"] == "review_players_only"
-    assert client.get(f"/api/rooms/{number}/review", headers=host).status_code == 404  # not asked yet
+    assert client.get(f"/api/rooms/{number}/review", headers=host).json()["status"] == "none"  # not asked
     asked = client.post(f"/api/rooms/{number}/review", json={}, headers=host)
     assert asked.status_code == 200 and asked.json()["hands"] == 4, asked.text
     state = done(client, number, host)

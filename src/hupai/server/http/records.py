@@ -77,6 +77,6 @@ async def ask_review(number: str, found: RoomDep, request: Request, user: UserDe
 
 @router.get("/api/rooms/{number}/review")
 async def review_state(number: str, found: RoomDep, request: Request, user: UserDep) -> dict[str, Any]:
-    """The asker's review as it stands (404 ``review_none`` before it was asked for)."""
+    """The asker's review as it stands (``none`` before it was asked for)."""
     runs: ReviewRuns = request.app.state.reviews
     return await runs.seen(number, user.id)

@@ -21,7 +21,7 @@ from hupai.server.storage.rooms import room_by_number
 from hupai.server.storage.transactions import Transactions
 
 ENDED = ("finished", "dissolved", "closed")
-RUNNING, DONE, FAILED = "running", "done", "failed"
+NONE, RUNNING, DONE, FAILED = "none", "running", "done", "failed"
 
 
 @dataclass(frozen=True)
@@ -77,13 +77,13 @@ class Reviews:
             return _state(row, taken=True)
 
     def seen(self, number: str, user_id: int, worlds: int) -> ReviewState:
-        """The asker's review as it stands (404 when never asked)."""
+        """The asker's review as it stands (status ``none`` when never asked for)."""
         with self.tx.reading() as db:
             room = room_by_number(db, number)
             seat = _own_seat(room, user_id)
             row = db.get(Review, (room.id, seat, worlds))
             if row is None:
-                raise NotFound("no review of this match has been asked for", code="review_none")
+                return ReviewState(room.id, seat, worlds, NONE, 0, 0, None)
             return _state(row)
 
     def record_of(self, room_id: int) -> dict[str, Any]:

@@ -120,6 +120,9 @@ export const api = {
   hands: (number) => call("GET", withInvite(`/api/rooms/${number}/hands`, number)),
   replay: (number, index) => call("GET", withInvite(`/api/rooms/${number}/hands/${index}/replay`, number)),
   record: (number, index) => call("GET", withInvite(`/api/rooms/${number}/hands/${index}/record`, number)),
+  // 复盘 of the asker's own seat in an ended match (docs/review.md).
+  review: (number) => call("GET", withInvite(`/api/rooms/${number}/review`, number)),
+  askReview: (number) => call("POST", withInvite(`/api/rooms/${number}/review`, number), {}),
   // 亲友圈 (docs/protocol.md): a club is answered by number to its members only (404 to anyone else).
   clubs: () => call("GET", "/api/clubs"),
   createClub: (name) => call("POST", "/api/clubs", { name }),

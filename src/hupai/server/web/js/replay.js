@@ -10,6 +10,7 @@ import { t } from "./i18n.js";
 import { icon } from "./icons.js";
 import { seatNames } from "./names.js";
 import { scoresHtml, transfersHtml } from "./settlement.js";
+import { reviewer } from "./review.js";
 import { parseTiles, tileName } from "./tiles.js";
 import { escapeHtml, html } from "./util.js";
 
@@ -44,6 +45,9 @@ export async function show(root, [number, index]) {
   const record = replay.record || { hands: [] };
   const fair = record.hands.length ? record.hands[0].fair || null : null;
   let gone = false;
+  const review = reviewer(number, hand, () => {
+    if (!gone) draw();
+  });
   const checking = checkRecord(record, replay.family, number).then((found) => {
     verdict = found;
     if (!gone) draw();
@@ -109,6 +113,7 @@ export async function show(root, [number, index]) {
       <p class="frame-action" data-role="frame-action">${escapeHtml(describe(frame, names))}</p>
       <div class="table replay-table" data-role="table">${board}</div>
       ${settlement}
+      ${review.html(at)}
     </section>`);
     root.append(page);
     fitTable(page.querySelector('[data-role="table"]'), { tools: false });
@@ -117,6 +122,12 @@ export async function show(root, [number, index]) {
       window.scrollTo(0, bar.offsetHeight); // the board was fitted to the whole screen: show it whole
     }
     for (const button of page.querySelectorAll("[data-go]")) button.addEventListener("click", () => go(button.dataset.go));
+    review.bind(page, (frame, seat) => {
+      stop();
+      at = Math.min(frame, frames.length - 1);
+      bottom = seat;
+      draw();
+    });
     for (const opener of page.querySelectorAll('[data-role="fair-details"], [data-role="fair-badge"]')) {
       opener.addEventListener("click", showDetails);
     }
@@ -179,6 +190,7 @@ export async function show(root, [number, index]) {
   draw();
   return () => {
     gone = true;
+    review.stop();
     stop();
     window.removeEventListener("keydown", keys);
     window.removeEventListener("languagechange-hupai", relabel);
