@@ -42,10 +42,12 @@ def finished_match(
 
 def done(client: TestClient, number: str, host: dict[str, str]) -> dict[str, Any]:
     deadline = time.monotonic() + 120
-    while (state := client.get(f"/api/rooms/{number}/review", headers=host).json())["status"] == "running":
+    while True:
+        state: dict[str, Any] = client.get(f"/api/rooms/{number}/review", headers=host).json()
+        if state["status"] != "running":
+            return state
         assert time.monotonic() < deadline, state
         time.sleep(0.05)
-    return state
 
 
 class HeldPool:
