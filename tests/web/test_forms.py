@@ -109,7 +109,8 @@ def test_each_bot_level_says_in_a_line_what_it_does(page: Page, base_url: str) -
     expect(about).to_contain_text("推演")
     switch_language(page, "en")
     expect(create.locator('select[name="bot"] option:checked')).to_have_text("Expert")
-    expect(about).to_contain_text("play each choice out")
+    expect(about).to_contain_text("play several choices out")
+    expect(about).to_contain_text("level with it in Nanning")  # what the ladder measured (docs/bots.md)
     switch_language(page, "zh")
 
 
