@@ -180,7 +180,7 @@ def test_a_club_plays_a_match_keeps_its_standings_and_drops_a_member(  # noqa: P
     owner.click('[data-role="confirm"] [data-answer="yes"]')
     expect(owner.locator('[data-role="club-link"]')).not_to_have_value(link)
     north.goto(f"{base_url}#/clubs")  # the same link again would not navigate
-    # (once it has shown: a view still loading can paint over the next one, a race of main.js's router)
+    # (once it has shown: the link then opens from a page at rest)
     expect(north.locator('[data-role="club-list"], [data-role="no-clubs"]')).to_be_visible()
     north.goto(link)
     expect(north.locator('[data-role="club-join-refused"]')).to_contain_text("已作废")

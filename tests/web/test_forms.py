@@ -333,3 +333,32 @@ def test_the_rule_card_offers_only_options_that_agree(page: Page, base_url: str)
     number = page.locator('[data-role="number"]').inner_text().strip()
     room = page.evaluate(f"fetch('/api/rooms/{number}').then((answer) => answer.json())")
     assert room["rules"]["changed"] == {"gold_cap": 600}
+
+
+# The page's fetch, held for one path until the test lets it go (``window.__release()``); then
+# ``window.__released`` once the page has had what it asked for.
+HOLD_FETCH = """(path) => {
+  const native = window.fetch;
+  window.__released = false;
+  window.fetch = (url, ...rest) => {
+    if (!String(url).startsWith(path)) return native(url, ...rest);
+    return new Promise((done) => { window.__release = done; })
+      .then(() => native(url, ...rest))
+      .then((answer) => { setTimeout(() => { window.__released = true; }, 50); return answer; });
+  };
+}"""
+
+
+def test_a_view_still_loading_never_paints_over_the_next(page: Page, base_url: str) -> None:
+    """亲友圈 opened, its list still on its way, then 算分器: when the list comes, the calculator stays."""
+    enter(page, base_url, "小快")
+    page.evaluate(HOLD_FETCH, "/api/clubs")
+    page.evaluate("location.hash = '#/clubs'")
+    page.wait_for_function("typeof window.__release === 'function'")
+    page.evaluate("location.hash = '#/calc'")
+    expect(page.locator('[data-role="calc"]')).to_be_visible()
+    page.evaluate("window.__release()")
+    page.wait_for_function("window.__released")
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    expect(page.locator('[data-role="calc"]')).to_be_visible()
+    expect(page.locator('[data-role="no-clubs"], [data-role="club-list"]')).to_have_count(0)

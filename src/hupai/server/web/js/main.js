@@ -21,6 +21,7 @@ const ROUTES = [
 
 let cleanup = null;
 let visits = 0;
+let shown = 0; // the last visit whose view finished showing
 
 async function route() {
   const root = document.getElementById("app");
@@ -36,13 +37,20 @@ async function route() {
     try {
       const view = await load();
       const done = (await view.show(root, match.slice(1))) || null;
-      // A quicker later navigation won the race: this view is already gone.
+      // A quicker later navigation won the race: this view is already gone. If that later view had
+      // already shown, this one may have painted over it while loading: show the current one again.
       if (visit !== visits) {
         if (done) done();
+        if (shown === visits) route();
         return;
       }
       cleanup = done;
+      shown = visit;
     } catch (error) {
+      if (visit !== visits) {
+        if (shown === visits) route(); // as above: a view gone while loading says nothing over the next
+        return;
+      }
       // With the network gone the installed app still opens (sw.js): it says so, and opens the view
       // again once the network is back (watchConnection).
       root.innerHTML = isOffline(error) ? offlineHtml() : `<p class="error">${t("common.error")}: ${escapeHtml(error.message)}</p>`;
