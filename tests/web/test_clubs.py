@@ -153,9 +153,11 @@ def test_a_club_plays_a_match_keeps_its_standings_and_drops_a_member(  # noqa: P
         )
     )
     assert marks and marks <= {"best", "close", "mistake"}, marks
-    expect(owner.locator('[data-role="review-panel"] .review-summary')).to_have_count(
-        2
-    )  # the hand and the match
+    summaries = owner.locator('[data-role="review-panel"] .review-summary')
+    expect(summaries).to_have_count(2)  # the hand's and the match's
+    board_box = owner.locator('[data-role="table"]').bounding_box()
+    panel_box = owner.locator('[data-role="review-panel"]').bounding_box()
+    assert board_box and panel_box and panel_box["x"] >= board_box["x"] + board_box["width"] - 1  # beside it
     owner.locator('[data-role="review-decision"] button').last.click()  # opens that decision's frame
     expect(owner.locator('[data-role="review-decision"].current')).to_have_count(1)
     shoot_both(owner, "review")

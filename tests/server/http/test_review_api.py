@@ -10,12 +10,16 @@ import json
 import threading
 import time
 from collections.abc import Iterator
+from datetime import timedelta
 from importlib.resources import files
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from jsonschema import Draft202012Validator
+from sqlalchemy import select
+
+from hupai.server.storage.models import Review, utcnow
 
 from ...server_support import connect, guest, new_room, play_socket, server, with_invite
 
@@ -107,3 +111,33 @@ def test_reviews_at_once_and_one_at_a_time_per_player(client: TestClient) -> Non
     assert done(client, first, host)["status"] == "done"
     assert client.post(f"/api/rooms/{second}/review", json={}, headers=other).status_code == 200
     assert done(client, second, other)["status"] == "done"
+
+
+def test_a_review_whose_process_went_quiet_is_taken_over_and_the_old_one_writes_nothing(
+    client: TestClient,
+) -> None:
+    """A process that stopped writing (dead, or paused past two minutes) loses its review to the next
+    ask on any process; coming back, it finds the review taken and writes nothing over it."""
+    number, host = finished_match(client, "小明")
+    runs = client.app.state.reviews  # type: ignore[attr-defined]
+    store = client.app.state.store  # type: ignore[attr-defined]
+    real = runs.pool
+    go = threading.Event()
+    runs.pool = lambda: HeldPool(real(), go)
+    try:
+        assert client.post(f"/api/rooms/{number}/review", json={}, headers=host).json()["status"] == "running"
+        with store.sessions.begin() as db:  # its last word, ten minutes ago
+            (row,) = db.scalars(select(Review)).all()
+            row.updated_at = utcnow() - timedelta(minutes=10)
+        user_id = client.get("/api/me", headers=host).json()["id"]
+        fresh = store.reviews.ask(number, user_id, WORLDS, "another-process", stale_seconds=120)
+        assert fresh.taken and fresh.status == "running"
+    finally:
+        go.set()
+    deadline = time.monotonic() + 60
+    while runs.running:  # the first process's review notices at its next hand and stops
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    with store.sessions.begin() as db:
+        (row,) = db.scalars(select(Review)).all()
+        assert (row.node, row.status, row.hands_done, row.result) == ("another-process", "running", 0, None)

@@ -111,9 +111,11 @@ export async function show(root, [number, index]) {
       </div>
       <p class="fair-line" data-role="fair-line">${verdictHtml(verdict, { details: Boolean(fair) })}</p>
       <p class="frame-action" data-role="frame-action">${escapeHtml(describe(frame, names))}</p>
-      <div class="table replay-table" data-role="table">${board}</div>
+      <div class="replay-stage ${review.beside() ? "with-review" : ""}">
+        <div class="table replay-table" data-role="table">${board}</div>
+        ${review.html(at)}
+      </div>
       ${settlement}
-      ${review.html(at)}
     </section>`);
     root.append(page);
     fitTable(page.querySelector('[data-role="table"]'), { tools: false });

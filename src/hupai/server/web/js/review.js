@@ -142,6 +142,8 @@ export function reviewer(number, hand, changed) {
   return {
     html,
     bind,
+    // A review made: on a wide screen it stands beside the table rather than below it.
+    beside: () => state.status === "done" && state.review !== null,
     stop() {
       gone = true;
       clearTimeout(timer);
