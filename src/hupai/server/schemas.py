@@ -183,6 +183,7 @@ class RoomOut(BaseModel):
     invite: str | None = None  # the invitation token: only in the answer to the host who opened the room
     club: str | None = None  # a club's table: the club's number (its members come in without a link)
     club_rules: str | None = None  # ... and the name of the 玩法 it was opened from
+    hands_played: int | None = None  # (a club's lobby) the hands a table in play has finished
 
 
 class HistoryEntry(BaseModel):

@@ -4,13 +4,16 @@ removed member is told at once and let go; the socket answers pings and nothing 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import select
 from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
+
+from hupai.server.storage.models import Room
 
 from ...server_support import guest, server, token_of
 from .test_clubs import BOUNDS, CARD, opened, registered
@@ -37,6 +40,16 @@ def tables_heard(socket: WebSocketTestSession) -> list[dict[str, Any]]:
         {"number": t["number"], "status": t["status"], "seated": [s["name"] for s in t["seats"] if s["name"]]}
         for t in message["tables"]
     ]
+
+
+def heard_until(socket: WebSocketTestSession, wanted: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    """The club's one table as first heard the way ``wanted`` says (other messages skipped)."""
+    for _ in range(50):
+        message = socket.receive_json()
+        if message["type"] == "club_tables" and message["tables"] and wanted(message["tables"][0]):
+            table: dict[str, Any] = message["tables"][0]
+            return table
+    raise AssertionError("never heard")
 
 
 def test_a_member_hears_tables_open_fill_and_start_and_a_removed_member_is_let_go(
@@ -82,6 +95,16 @@ def test_a_member_hears_tables_open_fill_and_start_and_a_removed_member_is_let_g
                 removed.receive_json()
             assert closed.value.code == 4404
         assert socket.receive_json() == {"type": "club_changed"}
+        # Started, then a hand finished (stored as a table stores it): the lobby says 第2局 is on.
+        client.post(f"/api/rooms/{room['number']}/ready", json={"ready": True}, headers=friend)
+        client.post(f"/api/rooms/{room['number']}/start", json={}, headers=owner)
+        playing = heard_until(socket, lambda table: table["status"] == "playing")
+        assert playing["hands_played"] == 0
+        store = client.app.state.store  # type: ignore[attr-defined]
+        with store.sessions() as db:
+            room_id = db.scalar(select(Room.id).where(Room.number == room["number"]))
+        store.play.finish_hand(room_id, 0, {}, {})
+        assert heard_until(socket, lambda table: table["hands_played"] == 1)["status"] == "playing"
 
 
 def test_a_stranger_and_a_closed_club_are_refused(client: TestClient) -> None:

@@ -2,12 +2,12 @@
 (:mod:`hupai.server.club_lobby`).
 
 Heard from the session itself rather than from each method that writes: a club's lobby changes when
-one of its tables is opened, sat at, left, started, ended or closed, and when a member or a 玩法
-comes or goes — writes spread over rooms, play, votes and clubs. Every one of them flushes a
-:class:`Room`, :class:`RoomSeat`, :class:`Club`, :class:`ClubMember` or :class:`ClubRules`, so a
-write added later is heard too. Only commits are told (a rolled-back change changed nothing).
-Statements that bypass the session (a table's moves, upkeep's bulk close of idle rooms) are not
-heard: the lobbies also read their clubs again every little while.
+one of its tables is opened, sat at, left, started, ends a hand, ends or is closed, and when a member
+or a 玩法 comes or goes — writes spread over rooms, play, votes and clubs. Every one of them flushes a
+:class:`Room`, :class:`RoomSeat`, :class:`PlayedHand`, :class:`Club`, :class:`ClubMember` or
+:class:`ClubRules`, so a write added later is heard too. Only commits are told (a rolled-back change
+changed nothing). Statements that bypass the session (a table's moves, upkeep's bulk close of idle
+rooms) are not heard: the lobbies also read their clubs again every little while.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import Any
 from sqlalchemy import event
 from sqlalchemy.orm import Session, sessionmaker
 
-from hupai.server.storage.models import Club, ClubMember, ClubRules, Room, RoomSeat
+from hupai.server.storage.models import Club, ClubMember, ClubRules, PlayedHand, Room, RoomSeat
 
 CHANGED = "hupai.clubs_changed"  # the session's note of the clubs its flushes touched
 
@@ -62,7 +62,7 @@ def _clubs_of(db: Session, objects: Iterable[object]) -> set[int]:
     for changed in objects:
         if isinstance(changed, Room):
             clubs.add(changed.club_id)
-        elif isinstance(changed, RoomSeat):
+        elif isinstance(changed, RoomSeat | PlayedHand):  # a seat, or a hand finished (第n局)
             # Its room is nearly always loaded already (seats are reached through it): no query then.
             room = db.get(Room, changed.room_id) if changed.room_id is not None else None
             clubs.add(room.club_id if room is not None else None)

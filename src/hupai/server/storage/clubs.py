@@ -24,6 +24,7 @@ from hupai.server.storage.models import (
     ClubMember,
     ClubRemoval,
     ClubRules,
+    PlayedHand,
     Room,
     RoomSeat,
     User,
@@ -292,8 +293,23 @@ def _open_tables(db: Session, club_id: int) -> list[RoomOut]:
         .options(selectinload(Room.seats).selectinload(RoomSeat.user))
         .order_by(Room.id.desc())
     ).all()
+    played = dict(
+        db.execute(
+            select(PlayedHand.room_id, func.count())
+            .where(PlayedHand.room_id.in_([room.id for room in rooms if room.status == "playing"]))
+            .group_by(PlayedHand.room_id)
+        ).all()
+    )
     # A dissolve vote is the table's own business (and its countdown would change every answer).
-    return [room_out(room).model_copy(update={"dissolve_vote": None}) for room in rooms]
+    return [
+        room_out(room).model_copy(
+            update={
+                "dissolve_vote": None,
+                "hands_played": int(played.get(room.id, 0)) if room.status == "playing" else None,
+            }
+        )
+        for room in rooms
+    ]
 
 
 def _club(db: Session, number: str, *, lock: bool = False) -> Club:

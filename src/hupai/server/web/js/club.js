@@ -180,7 +180,7 @@ class ClubPage {
     return `<li class="club-table card" data-room="${room.number}" data-status="${escapeHtml(room.status)}">
       <div class="club-table-head">
         <b data-role="table-rules">${escapeHtml(room.club_rules || pick(room.rules.zh, room.rules.en))}</b>
-        <span class="tag state-${escapeHtml(room.status)}">${t(waiting ? "club.waiting" : "club.playing")}</span>
+        <span class="tag state-${escapeHtml(room.status)}" data-role="table-state">${waiting ? t("club.waiting") : t("club.playingHand", { n: Math.min((room.hands_played ?? 0) + 1, room.hands), total: room.hands })}</span>
         <span class="muted">${t("history.room")} ${room.number}</span>
       </div>
       <p class="muted club-table-rules">${this.summary(room.rules, room.hands)}</p>

@@ -585,6 +585,7 @@ const WORDS = {
   "club.noTables": ["现在没有牌桌：选个玩法开一桌吧", "No tables now: open one from the rules above"],
   "club.waiting": ["等人中", "Waiting"],
   "club.playing": ["对局中", "In play"],
+  "club.playingHand": ["对局中 第{n}/{total}局", "In play · hand {n} of {total}"],
   "club.enter": ["进入", "Go in"],
   "club.look": ["进去看看", "Look in"],
   "club.watch": ["观战", "Watch"],
