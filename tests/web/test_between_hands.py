@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from .conftest import ARTIFACTS, Watched
@@ -242,28 +243,29 @@ WATCH_MOTION = """() => {
 }"""
 
 
-def test_a_whole_match_in_nanjing_and_enshi(pages: Watched, base_url: str) -> None:
+# One test a rule set: each is a whole match (about 25 s), and two can run side by side.
+@pytest.mark.parametrize(("preset", "name"), [("nanjing", "南京麻将"), ("enshi", "恩施麻将")])
+def test_a_whole_match_in_nanjing_and_enshi(pages: Watched, base_url: str, preset: str, name: str) -> None:
     """Four hands by clicking in each of the other two rule sets, to 大结算; discards land with a
     motion and every win or claim shows its word."""
-    for preset, name in (("nanjing", "南京麻将"), ("enshi", "恩施麻将")):
-        page = pages.page("desktop")
-        page.add_init_script(WIRE)
-        enter(page, base_url, f"打{preset[:2]}")
-        number = create_room_with_bots(page, preset)
-        page.evaluate(WATCH_MOTION)
-        page.click('[data-role="start"]')
-        play_match_pressing_continue(page, preset)
-        summary = page.locator('[data-role="summary"]')
-        expect(summary).to_be_visible()
-        facts = summary.locator('[data-role="summary-facts"]').inner_text()
-        assert number in facts and name in facts
-        rows = summary.locator(".ranks tbody tr")
-        expect(rows).to_have_count(4)
-        assert sum(int(row.locator("td").nth(1).inner_text()) for row in rows.all()) == 0
-        wins = sum(int(row.locator("td").nth(2).inner_text()) for row in rows.all())
-        motion = page.evaluate("window.motion")
-        assert motion["landings"] > 0
-        assert wins == 0 or motion["calls"] > 0, motion
+    page = pages.page("desktop")
+    page.add_init_script(WIRE)
+    enter(page, base_url, f"打{preset[:2]}")
+    number = create_room_with_bots(page, preset)
+    page.evaluate(WATCH_MOTION)
+    page.click('[data-role="start"]')
+    play_match_pressing_continue(page, preset)
+    summary = page.locator('[data-role="summary"]')
+    expect(summary).to_be_visible()
+    facts = summary.locator('[data-role="summary-facts"]').inner_text()
+    assert number in facts and name in facts
+    rows = summary.locator(".ranks tbody tr")
+    expect(rows).to_have_count(4)
+    assert sum(int(row.locator("td").nth(1).inner_text()) for row in rows.all()) == 0
+    wins = sum(int(row.locator("td").nth(2).inner_text()) for row in rows.all())
+    motion = page.evaluate("window.motion")
+    assert motion["landings"] > 0
+    assert wins == 0 or motion["calls"] > 0, motion
 
 
 def test_a_language_switch_keeps_the_waiting_room_the_sheet_and_the_replay(
