@@ -53,9 +53,12 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     # matter (tests/server checks the quotas).
     url = f"sqlite:///{folder / 'web.sqlite3'}"
     quota = 100_000
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
     with running_server(
         url,
         port,
+        log=ARTIFACTS / f"server-{worker}.log",  # what the server said, kept for a failure's reader
         next_hand_seconds=None,
         deal_wait_seconds=2.0,
         guests_per_address_per_hour=quota,
