@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -53,6 +54,27 @@ def efficiency_turns(
         legal = legal_actions(state, actor)
         step(state, players[actor].choose(view(state, actor, legal=legal), legal))
         release_claims(state)
+
+
+def moved_hidden_tiles(state: HandState, seed: int) -> HandState:
+    """The same table to seat 0: the tiles it cannot see (the others' concealed tiles and the wall)
+    dealt about anew, each seat keeping how many it holds."""
+    moved = state.copy()
+    hidden = moved.wall[moved.front : moved.back + 1]
+    for other in (1, 2, 3):
+        for kind, copies in enumerate(moved.seats[other].counts):
+            hidden.extend([kind] * copies)
+    flowers = [tile for tile in hidden if moved.ruleset.is_flower(tile)]
+    tiles = [tile for tile in hidden if not moved.ruleset.is_flower(tile)]
+    random.Random(seed).shuffle(tiles)
+    for other in (1, 2, 3):
+        size = sum(moved.seats[other].counts)
+        hand, tiles = tiles[:size], tiles[size:]
+        moved.seats[other].counts = [hand.count(kind) for kind in range(len(moved.seats[other].counts))]
+        if moved.seats[other].drawn is not None:
+            moved.seats[other].drawn = hand[0]
+    moved.wall[moved.front : moved.back + 1] = tiles + flowers
+    return moved
 
 
 def play(state: HandState, *moves: str) -> HandState:

@@ -25,7 +25,7 @@ from hupai.review import BEST, CLOSE, MISTAKE, TURN, _verdict, review, weigh
 from hupai.rules import load_ruleset
 from hupai.tiles import parse_tiles
 
-from .helpers import efficiency_turns
+from .helpers import efficiency_turns, moved_hidden_tiles
 
 RECORD = Path(__file__).parent / "data" / "records" / "enshi" / "es-p1-long-hand-chow-pong-lays-kongs.json"
 
@@ -127,27 +127,6 @@ def test_the_played_best_is_marked_best_in_play() -> None:
         assert again is not None and again.verdict == BEST and again.played == 0
         checked += 1
     assert checked >= 4
-
-
-def moved_hidden_tiles(state: HandState, seed: int) -> HandState:
-    """The same table to seat 0: the tiles it cannot see (the others' concealed tiles and the wall)
-    dealt about anew, each seat keeping how many it holds."""
-    moved = state.copy()
-    hidden = moved.wall[moved.front : moved.back + 1]
-    for other in (1, 2, 3):
-        for kind, copies in enumerate(moved.seats[other].counts):
-            hidden.extend([kind] * copies)
-    flowers = [tile for tile in hidden if moved.ruleset.is_flower(tile)]
-    tiles = [tile for tile in hidden if not moved.ruleset.is_flower(tile)]
-    random.Random(seed).shuffle(tiles)
-    for other in (1, 2, 3):
-        size = sum(moved.seats[other].counts)
-        hand, tiles = tiles[:size], tiles[size:]
-        moved.seats[other].counts = [hand.count(kind) for kind in range(len(moved.seats[other].counts))]
-        if moved.seats[other].drawn is not None:
-            moved.seats[other].drawn = hand[0]
-    moved.wall[moved.front : moved.back + 1] = tiles + flowers
-    return moved
 
 
 @settings(max_examples=12, deadline=None)

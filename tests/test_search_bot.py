@@ -19,7 +19,7 @@ from hupai.hand import shanten
 from hupai.rules import load_ruleset
 from hupai.sim import SimConfig, simulate
 
-from .helpers import efficiency_turns
+from .helpers import efficiency_turns, moved_hidden_tiles
 
 RULESETS = ["nanjing", "nanning", "enshi"]
 
@@ -97,22 +97,7 @@ def test_a_determinized_world_does_not_depend_on_where_the_hidden_tiles_really_a
     of one, moved about between the wall and the other seats' hands, make the other."""
     for seed in range(4):
         for state in turns_of(ruleset, seed):
-            moved = state.copy()
-            hidden = moved.wall[moved.front : moved.back + 1]
-            for other in (1, 2, 3):
-                for kind, copies in enumerate(moved.seats[other].counts):
-                    hidden.extend([kind] * copies)
-            flowers = [tile for tile in hidden if moved.ruleset.is_flower(tile)]
-            tiles = [tile for tile in hidden if not moved.ruleset.is_flower(tile)]
-            random.Random(seed).shuffle(tiles)
-            for other in (1, 2, 3):
-                size = sum(moved.seats[other].counts)
-                hand, tiles = tiles[:size], tiles[size:]
-                kinds = range(len(moved.seats[other].counts))
-                moved.seats[other].counts = [hand.count(kind) for kind in kinds]
-                if moved.seats[other].drawn is not None:
-                    moved.seats[other].drawn = hand[0]
-            moved.wall[moved.front : moved.back + 1] = tiles + flowers
+            moved = moved_hidden_tiles(state, seed)
             if moved.seats[1:] == state.seats[1:] and moved.wall == state.wall:
                 continue
             seen = view(state, 0)
