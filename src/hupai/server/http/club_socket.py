@@ -13,19 +13,7 @@ from starlette.concurrency import run_in_threadpool
 
 from hupai.server.club_lobby import ClubLobbies, Watcher
 from hupai.server.errors import NotFound
-from hupai.server.guards.edge import foreign_origin
-from hupai.server.guards.limits import SocketCounts
-from hupai.server.guards.shared_limits import SharedSocketCounts
-from hupai.server.http.deps import COOKIE, LOG_IN_FIRST
-from hupai.server.http.socket import (
-    CLOSE_FORBIDDEN,
-    CLOSE_NOT_FOUND,
-    CLOSE_POLICY,
-    CLOSE_UNAUTHORIZED,
-    FLOOD_LIMIT,
-    refuse,
-    within_limit,
-)
+from hupai.server.http.socket import CLOSE_NOT_FOUND, CLOSE_POLICY, FLOOD_LIMIT, player_socket, refuse
 from hupai.server.protocol import error_message
 from hupai.server.rates import TokenBucket
 from hupai.server.settings import Settings
@@ -40,37 +28,18 @@ router = APIRouter()
 async def club_socket(socket: WebSocket, number: str, token: str | None = None) -> None:
     """``token``: the session, for a client that keeps no cookie (a program), as on a table's socket."""
     await socket.accept()
-    settings: Settings = socket.app.state.settings
-    origin = foreign_origin(socket.scope, settings)
-    if origin is not None:
-        await refuse(socket, CLOSE_FORBIDDEN, "forbidden_origin", f"connections from {origin} are refused")
-        return
-    sockets: SocketCounts | SharedSocketCounts = socket.app.state.sockets
-    address = ("address", socket.client.host if socket.client is not None else "")
-    if not await within_limit(socket, sockets, address, settings.max_sockets_per_address):
-        return
-    try:
-        store: Store = socket.app.state.store
-        user = await run_in_threadpool(store.accounts.user_for_token, token or socket.cookies.get(COOKIE))
+    async with player_socket(socket, token) as user:
         if user is None:
-            await refuse(socket, CLOSE_UNAUTHORIZED, "unauthorized", LOG_IN_FIRST)
             return
-        person = ("user", user.id)
-        if not await within_limit(socket, sockets, person, settings.max_sockets_per_user):
-            return
+        store: Store = socket.app.state.store
         try:
-            try:
-                club_id = await run_in_threadpool(store.clubs.club_id, number, user.id)
-            except NotFound as error:
-                await refuse(socket, CLOSE_NOT_FOUND, "not_found", error.message)
-                return
-            lobbies: ClubLobbies = socket.app.state.club_lobbies
-            async with lobbies.watching(club_id, user.id) as watcher:
-                await _serve(socket, watcher, settings)
-        finally:
-            await sockets.give_back(person)
-    finally:
-        await sockets.give_back(address)
+            club_id = await run_in_threadpool(store.clubs.club_id, number, user.id)
+        except NotFound as error:
+            await refuse(socket, CLOSE_NOT_FOUND, "not_found", error.message)
+            return
+        lobbies: ClubLobbies = socket.app.state.club_lobbies
+        async with lobbies.watching(club_id, user.id) as watcher:
+            await _serve(socket, watcher, socket.app.state.settings)
 
 
 async def _serve(socket: WebSocket, watcher: Watcher, settings: Settings) -> None:

@@ -8,7 +8,7 @@ import contextlib
 import json
 import math
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, WebSocket, WebSocketDisconnect
@@ -23,6 +23,7 @@ from hupai.server.guards.shared_limits import SharedSocketCounts
 from hupai.server.http.deps import COOKIE, LOG_IN_FIRST
 from hupai.server.protocol import INCOMING, ClientMessageType, Ping, Sync, encoded, error_message
 from hupai.server.rates import TokenBucket
+from hupai.server.schemas import UserOut
 from hupai.server.settings import Settings
 from hupai.server.storage.store import Store
 from hupai.server.table.messages import Connection, FromClient, Join, Leave, Message
@@ -53,38 +54,62 @@ async def table_socket(
 ) -> None:
     await socket.accept()
     settings: Settings = socket.app.state.settings
+    async with player_socket(socket, token, count_connects=True) as user:
+        if user is not None:
+            connection = Connection(user.id, hand=hand, since=since, patches=delta)
+            await _play(socket, number, connection, invite, settings)
+
+
+@contextlib.asynccontextmanager
+async def player_socket(
+    socket: WebSocket, token: str | None, *, count_connects: bool = False
+) -> AsyncIterator[UserOut | None]:
+    """The player of an accepted socket (the cookie's, or ``token``'s), counted against the open
+    sockets a network address and a player may hold for as long as the block runs; ``None`` when
+    refused (the socket told why and closed): a page on another site, no session, too many sockets
+    — and with ``count_connects``, too many table connections opened this minute."""
+    settings: Settings = socket.app.state.settings
     origin = foreign_origin(socket.scope, settings)
     if origin is not None:  # a page on another site must not play with its visitor's cookie
-        refused = f"connections from {origin} are refused"
-        await refuse(socket, CLOSE_FORBIDDEN, "forbidden_origin", refused)
+        await refuse(socket, CLOSE_FORBIDDEN, "forbidden_origin", f"connections from {origin} are refused")
+        yield None
         return
     sockets: SocketCounts | SharedSocketCounts = socket.app.state.sockets
-    limits: Limits = socket.app.state.limits
     address = ("address", socket.client.host if socket.client is not None else "")
-    if not await within_limit(socket, sockets, address, settings.max_sockets_per_address):
+    if not await _within_limit(socket, sockets, address, settings.max_sockets_per_address):
+        yield None
         return
     try:
         store: Store = socket.app.state.store
         user = await run_in_threadpool(store.accounts.user_for_token, token or socket.cookies.get(COOKIE))
         if user is None:
             await refuse(socket, CLOSE_UNAUTHORIZED, "unauthorized", LOG_IN_FIRST)
+            yield None
             return
-        if await limits.connects_by_user.wait(str(user.id)) > 0:
-            message = f"at most {settings.connects_per_minute} table connections a minute per player"
-            await refuse(socket, CLOSE_TOO_MANY, "too_many_sockets", message)
+        if count_connects and not await _connect_counted(socket, user.id, settings):
+            yield None
             return
-        await limits.connects_by_user.record(str(user.id))
         person = ("user", user.id)
-        if not await within_limit(socket, sockets, person, settings.max_sockets_per_user):
+        if not await _within_limit(socket, sockets, person, settings.max_sockets_per_user):
+            yield None
             return
         try:
-            await _play(
-                socket, number, Connection(user.id, hand=hand, since=since, patches=delta), invite, settings
-            )
+            yield user
         finally:
             await sockets.give_back(person)
     finally:
         await sockets.give_back(address)
+
+
+async def _connect_counted(socket: WebSocket, user_id: int, settings: Settings) -> bool:
+    """One more table connection this minute for the player, or the socket refused."""
+    limits: Limits = socket.app.state.limits
+    if await limits.connects_by_user.wait(str(user_id)) > 0:
+        message = f"at most {settings.connects_per_minute} table connections a minute per player"
+        await refuse(socket, CLOSE_TOO_MANY, "too_many_sockets", message)
+        return False
+    await limits.connects_by_user.record(str(user_id))
+    return True
 
 
 async def _admitted(socket: WebSocket, number: str, connection: Connection, invite: str | None) -> int | None:
@@ -163,7 +188,7 @@ async def _play(
             await writer
 
 
-async def within_limit(
+async def _within_limit(
     socket: WebSocket, sockets: SocketCounts | SharedSocketCounts, key: tuple[str, object], limit: int
 ) -> bool:
     """Count this socket for ``key`` (a player or an address), or refuse it when ``limit`` are open."""
