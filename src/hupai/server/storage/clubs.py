@@ -24,13 +24,13 @@ from hupai.server.storage.models import (
     ClubMember,
     ClubRemoval,
     ClubRules,
-    PlayedHand,
     Room,
     RoomSeat,
     User,
     utcnow,
 )
 from hupai.server.storage.outputs import room_out, rule_card
+from hupai.server.storage.records import hands_played
 from hupai.server.storage.rooms import checked_rules
 from hupai.server.storage.transactions import Transactions
 
@@ -293,19 +293,13 @@ def _open_tables(db: Session, club_id: int) -> list[RoomOut]:
         .options(selectinload(Room.seats).selectinload(RoomSeat.user))
         .order_by(Room.id.desc())
     ).all()
-    played = dict(
-        db.execute(
-            select(PlayedHand.room_id, func.count())
-            .where(PlayedHand.room_id.in_([room.id for room in rooms if room.status == "playing"]))
-            .group_by(PlayedHand.room_id)
-        ).all()
-    )
+    played = hands_played(db, [room.id for room in rooms if room.status == "playing"])
     # A dissolve vote is the table's own business (and its countdown would change every answer).
     return [
         room_out(room).model_copy(
             update={
                 "dissolve_vote": None,
-                "hands_played": int(played.get(room.id, 0)) if room.status == "playing" else None,
+                "hands_played": played.get(room.id, 0) if room.status == "playing" else None,
             }
         )
         for room in rooms

@@ -3,9 +3,10 @@ records of its finished hands (never a hand still in play)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from hupai.rules import load_ruleset
@@ -83,15 +84,9 @@ class Records:
         """Every finished hand of a room as one ``hupai-record/1``."""
         with self.tx.reading() as db:
             room = room_by_number(db, number)
-            rows = list(
-                db.scalars(
-                    select(PlayedHand).where(PlayedHand.room_id == room.id).order_by(PlayedHand.hand_index)
-                )
-            )
-            if not rows:
+            record = joined_record(db, room.id)
+            if record is None:
                 raise NotFound(f"room {number} has no finished hand yet")
-            record = dict(rows[0].record)
-            record["hands"] = [hand for row in rows for hand in row.record["hands"]]
             if room.dissolve_votes:
                 record["dissolve_votes"] = votes_for_record(room)
             return record
@@ -99,3 +94,27 @@ class Records:
     def results(self, room_id: int) -> list[Result]:
         with self.tx.reading() as db:
             return list(db.scalars(select(Result).where(Result.room_id == room_id).order_by(Result.seat)))
+
+
+def joined_record(db: Session, room_id: int) -> dict[str, Any] | None:
+    """A room's finished hands as one ``hupai-record/1`` (None: none finished yet)."""
+    rows = db.scalars(
+        select(PlayedHand).where(PlayedHand.room_id == room_id).order_by(PlayedHand.hand_index)
+    ).all()
+    if not rows:
+        return None
+    record = dict(rows[0].record)
+    record["hands"] = [hand for row in rows for hand in row.record["hands"]]
+    return record
+
+
+def hands_played(db: Session, room_ids: Sequence[int]) -> dict[int, int]:
+    """How many hands each of these rooms has finished (rooms with none are left out)."""
+    if not room_ids:
+        return {}
+    rows = db.execute(
+        select(PlayedHand.room_id, func.count())
+        .where(PlayedHand.room_id.in_(room_ids))
+        .group_by(PlayedHand.room_id)
+    ).all()
+    return {room_id: int(count) for room_id, count in rows}

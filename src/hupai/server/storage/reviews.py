@@ -13,10 +13,9 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import func, select
-
 from hupai.server.errors import Conflict, Forbidden, NotFound
-from hupai.server.storage.models import PlayedHand, Review, utcnow
+from hupai.server.storage.models import Review, utcnow
+from hupai.server.storage.records import hands_played, joined_record
 from hupai.server.storage.rooms import room_by_number
 from hupai.server.storage.transactions import Transactions
 
@@ -56,8 +55,7 @@ class Reviews:
             seat = _own_seat(room, user_id)
             if room.status not in ENDED:
                 raise Conflict("a match is reviewed once it has ended", code="review_not_ended")
-            played = select(func.count()).select_from(PlayedHand).where(PlayedHand.room_id == room.id)
-            hands = int(db.scalar(played) or 0)
+            hands = hands_played(db, [room.id]).get(room.id, 0)
             if hands == 0:
                 raise NotFound(f"room {number} has no finished hand to review", code="review_nothing")
             row = db.get(Review, (room.id, seat, worlds))
@@ -89,11 +87,9 @@ class Reviews:
     def record_of(self, room_id: int) -> dict[str, Any]:
         """The room's match as one ``hupai-record/1`` (its finished hands)."""
         with self.tx.reading() as db:
-            rows = db.scalars(
-                select(PlayedHand).where(PlayedHand.room_id == room_id).order_by(PlayedHand.hand_index)
-            ).all()
-            record = dict(rows[0].record)
-            record["hands"] = [hand for row in rows for hand in row.record["hands"]]
+            record = joined_record(db, room_id)
+            if record is None:
+                raise NotFound(f"room #{room_id} has no finished hand", code="review_nothing")
             return record
 
     def progress(self, state: ReviewState, node: str, hands_done: int) -> bool:

@@ -20,7 +20,8 @@ from sqlalchemy.orm import aliased
 
 from hupai.server.schemas import ClubMatchOut, ClubStandingOut, ClubStandingsOut, MatchSeatOut
 from hupai.server.storage.clubs import membership
-from hupai.server.storage.models import PlayedHand, Result, Room, User, utcnow
+from hupai.server.storage.models import Result, Room, User, utcnow
+from hupai.server.storage.records import hands_played
 from hupai.server.storage.transactions import Transactions
 
 Period = Literal["week", "month", "all"]
@@ -87,13 +88,7 @@ class Standings:
                 page = page.where(Room.id < before)
             rooms = db.scalars(page.order_by(Room.id.desc()).limit(MATCHES_SHOWN)).all()
             seats = db.scalars(select(Result).where(Result.room_id.in_([room.id for room in rooms]))).all()
-            played = dict(
-                db.execute(
-                    select(PlayedHand.room_id, func.count())
-                    .where(PlayedHand.room_id.in_([room.id for room in rooms]))
-                    .group_by(PlayedHand.room_id)
-                ).all()
-            )
+            played = hands_played(db, [room.id for room in rooms])
             by_room: dict[int, list[Result]] = {}
             for seat in seats:
                 by_room.setdefault(seat.room_id, []).append(seat)
@@ -104,7 +99,7 @@ class Standings:
                     status=room.status,
                     ended_at=room.finished_at,
                     hands=room.hands,
-                    hands_played=int(played.get(room.id, 0)),
+                    hands_played=played.get(room.id, 0),
                     players=[
                         MatchSeatOut(
                             seat=seat.seat,
