@@ -36,7 +36,7 @@ from hupai.game.record import (
 from hupai.rules import load_ruleset
 from hupai.tiles import format_tiles
 
-__all__ = ["HandVerdict", "ReplayResult", "replay", "verify_record"]
+__all__ = ["HandVerdict", "ReplayResult", "replay", "start_hand", "verify_record"]
 
 
 def _ruleset_of(record: MatchRecord) -> RuleSet:
@@ -192,7 +192,7 @@ def _play_each_hand(record: MatchRecord, ruleset: RuleSet, first: int) -> list[l
         if match is None:
             match = Match(ruleset, seed=record.seed or 0, seats=record.seats, dealer=hand.dealer)
         try:
-            state = _start_hand(match, position, hand)
+            state = start_hand(match, position, hand)
         except RecordError as error:
             problems.append(str(error).removeprefix(f"hand {position}: "))
             match = None
@@ -295,7 +295,7 @@ def replay(
             raise RecordError(f"hand {index}: {ended}")
         if match.results:
             _check_dealer(index, hand.dealer, match.results[-1])
-        state = _start_hand(match, index, hand)
+        state = start_hand(match, index, hand)
         states.append(state)
         for number, action in enumerate(hand.actions):
             if ended is not None:
@@ -327,7 +327,8 @@ def replay(
     return ReplayResult(match, states)
 
 
-def _start_hand(match: Match, index: int, hand: HandRecord) -> HandState:
+def start_hand(match: Match, index: int, hand: HandRecord) -> HandState:
+    """Hand ``index`` of a record dealt in ``match`` (its seed's deal, or its deal and wall)."""
     try:
         if hand.seed is not None:
             deal, wall = shuffled_deal(match.ruleset, match.dealer, hand.seed)

@@ -21,6 +21,7 @@ kong and 报听, the most efficient discards) and the player's own; at a claim, 
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 from collections.abc import Callable, Sequence
@@ -41,7 +42,7 @@ from hupai.game.actions import (
     Win,
     action_from_dict,
 )
-from hupai.game.engine import legal_actions, shuffled_deal, step
+from hupai.game.engine import legal_actions, step
 from hupai.game.match import Match
 from hupai.game.model import HandState, Phase
 from hupai.game.record import (
@@ -51,12 +52,11 @@ from hupai.game.record import (
     MatchRecord,
     action_as_dict,
     apply_action,
-    close_open_window,
     read_record,
 )
 from hupai.game.view import SeatView
 from hupai.game.view import view as view_of
-from hupai.replay import replay
+from hupai.replay import replay, start_hand
 from hupai.rules import load_ruleset
 from hupai.tiles import format_tiles
 
@@ -216,31 +216,16 @@ def review_hand(record: MatchRecord, seat: int, index: int, *, worlds: int, seed
     """One hand's review, the same as in :func:`review` (the server reviews a match a hand at a time,
     in its search pool, to show its progress): the hands before it are replayed to reach it."""
     check_asked(record, seat, worlds)
-    match = Match(
-        load_ruleset(record.ruleset, record.options),
-        seed=record.seed or 0,
-        seats=record.seats,
-        dealer=record.hands[0].dealer,
-    )
-    for earlier in record.hands[:index]:
-        state = _start(match, earlier)
-        for action in earlier.actions:
-            if isinstance(action, Escape | Dissolve):
-                raise ValueError(f"the match ended before hand {index}")
-            apply_action(state, action)
-        close_open_window(state)
-        match.finish_hand(state)
-    state = _start(match, record.hands[index])
+    if index == 0:
+        ruleset = load_ruleset(record.ruleset, record.options)
+        match = Match(ruleset, seed=record.seed or 0, seats=record.seats, dealer=record.hands[0].dealer)
+    else:  # the hands before it, replayed (and checked) as `hupai replay` plays them
+        match = replay(dataclasses.replace(record, hands=record.hands[:index])).match
+        if match.escapes or match.dissolved:
+            raise ValueError(f"the match ended before hand {index}")
+    state = start_hand(match, index, record.hands[index])
     decisions, skipped = _review_hand(state, record.hands[index], index, seat, worlds=worlds, seed=seed)
     return HandReview(index, tuple(decisions), skipped)
-
-
-def _start(match: Match, hand: HandRecord) -> HandState:
-    if hand.seed is not None:
-        deal, wall = shuffled_deal(match.ruleset, match.dealer, hand.seed)
-        return match.start_hand(deal=deal, wall=wall)
-    assert hand.deal is not None and hand.wall is not None
-    return match.start_hand(deal=hand.deal, wall=hand.wall)
 
 
 def _review_hand(
@@ -327,9 +312,7 @@ def weigh(
     # curse): the lead is measured again in worlds of their own, the two choices alone.
     best = decision.choices[0].action
     again = _played_out(state, seen, kind, [best, played], worlds=worlds, rng=random.Random(f"{key}:again"))
-    lead = [mine - theirs for mine, theirs in zip(again[0], again[1], strict=True)]
-    cost = sum(lead) / worlds
-    spread = _standard_error(lead, cost)
+    cost, spread = _lead(again[0], again[1])
     confirmed = cost > CONFIDENCE * spread and cost >= decision.margin
     # Measured again, the player's choice may even come out ahead: then the best beat it by nothing.
     return replace(decision, verdict=MISTAKE if confirmed else CLOSE, cost=max(cost, 0.0), spread=spread)
@@ -381,9 +364,7 @@ def _verdict(
     # The best first; among equals, the player's (a choice as good as the best is never worse).
     order = sorted(range(len(choices)), key=lambda place: (-means[place], place != played))
     best = order[0]
-    lead = [mine - theirs for mine, theirs in zip(outcomes[best], outcomes[played], strict=True)]
-    cost = sum(lead) / worlds
-    spread = _standard_error(lead, cost)
+    cost, spread = _lead(outcomes[best], outcomes[played])
     margin = margin_of(outcomes)
     if best == played or cost <= 0:
         verdict, cost = BEST, 0.0
@@ -412,6 +393,13 @@ def margin_of(outcomes: Sequence[Sequence[int]]) -> float:
     Nanning's; a margin of their own scale keeps a mistake a mistake in each."""
     paid = [abs(value) for values in outcomes for value in values]
     return max(MIN_MARGIN, MARGIN_SHARE * sum(paid) / len(paid)) if paid else MIN_MARGIN
+
+
+def _lead(better: Sequence[int], worse: Sequence[int]) -> tuple[float, float]:
+    """How far ``better`` paid above ``worse``, world by world, on average; and its standard error."""
+    lead = [mine - theirs for mine, theirs in zip(better, worse, strict=True)]
+    mean = sum(lead) / len(lead)
+    return mean, _standard_error(lead, mean)
 
 
 def _standard_error(values: Sequence[float], mean: float) -> float:
